@@ -1,0 +1,50 @@
+# The README's two commands: `make run` and `make test`. Each creates the virtual
+# environment when needed and installs what it needs; nothing else has to be known.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+DEALS ?= 1e6
+
+.PHONY: run test bench check warmup clean-cache clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/bonken-sim warmup
+	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract hartenjagen
+	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract troeven --trump S
+	$(BIN)/bonken-sim trace --deals 1000 --seed 1 --out results/trace_seed1.jsonl
+	$(BIN)/bonken-sim replay --quiet results/trace_seed1.jsonl
+
+test: $(VENV)/.installed-test
+	$(BIN)/bonken-sim warmup
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-run
+	$(BIN)/python benchmarks/bench_core.py
+
+check: $(VENV)/.installed-test
+	$(BIN)/ruff check bonken_sim tests benchmarks scripts
+	$(BIN)/ruff format --check bonken_sim tests benchmarks scripts
+	$(BIN)/mypy bonken_sim
+
+warmup: $(VENV)/.installed-run
+	$(BIN)/bonken-sim warmup
+
+# Compiled kernels live under ~/.cache/bonken-sim/numba/<hash of the core sources>, so an
+# edit never runs a stale kernel; this removes them all.
+clean-cache:
+	rm -rf $${BONKEN_SIM_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/bonken-sim}/numba
+
+clean: clean-cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache

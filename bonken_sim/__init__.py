@@ -1,0 +1,22 @@
+"""bonken-sim: fast simulation of the Dutch card game Bonken.
+
+Importing the package compiles nothing; kernels compile (or load from the cache) on first use.
+"""
+
+__version__ = "0.1.0"
+
+from .play import IllegalPlay, Playout, deal_hands, play, replay  # noqa: E402
+from .rules import VARIANTS, Contract, Strategy, Variant  # noqa: E402
+
+__all__ = [
+    "VARIANTS",
+    "Contract",
+    "IllegalPlay",
+    "Playout",
+    "Strategy",
+    "Variant",
+    "__version__",
+    "deal_hands",
+    "play",
+    "replay",
+]

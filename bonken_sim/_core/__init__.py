@@ -1,0 +1,1 @@
+"""numba kernels. Importing this package defines kernels but compiles nothing."""

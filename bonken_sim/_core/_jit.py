@@ -1,0 +1,90 @@
+"""The one place that calls numba.njit.
+
+Every kernel is compiled with ``cache=True``. numba's cache only notices edits to the file a
+function is defined in, not to helpers it calls in other files, so the cache directory is keyed
+on a hash of all core sources: an edit anywhere in ``_core`` gives a fresh cache and stale
+kernels never run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+_CORE_DIR = Path(__file__).resolve().parent
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in sorted(_CORE_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    """Where compiled kernels are cached (``BONKEN_SIM_CACHE_DIR`` overrides the root)."""
+    root = os.environ.get("BONKEN_SIM_CACHE_DIR")
+    if root:
+        base = Path(root)
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bonken-sim"
+    return base / "numba" / _source_hash()
+
+
+numba.config.CACHE_DIR = str(cache_dir())
+
+
+def jit(fn=None, **options):
+    """``numba.njit`` with the project's fixed options (cache on, GIL released)."""
+    options.setdefault("cache", True)
+    options.setdefault("nogil", True)
+    options.setdefault("error_model", "numpy")
+    if fn is None:
+        return lambda f: numba.njit(**options)(f)
+    return numba.njit(**options)(fn)
+
+
+_I1_FALSE = ir.Constant(ir.IntType(1), 0)
+
+
+@intrinsic
+def popcnt(typingctx, x):
+    """Number of set bits of a uint64 (one POPCNT instruction)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def ctz(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], _I1_FALSE)
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def clz(typingctx, x):
+    """Number of leading zero bits of a uint64."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], _I1_FALSE)
+
+    return types.uint64(types.uint64), codegen

@@ -1,0 +1,85 @@
+"""Card and bitmask primitives. Card ``c = 13*suit + rank``; a hand is a uint64 mask."""
+
+import numpy as np
+
+from ._jit import clz, ctz, jit, popcnt
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+SUIT13 = np.uint64(0x1FFF)
+ALL52 = np.uint64((1 << 52) - 1)
+SUIT_MASKS = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.uint64)
+HEARTS = np.uint64(0x1FFF << 26)
+RANK_8 = 6
+
+
+@jit
+def bit(c):
+    return U1 << np.uint64(c)
+
+
+@jit
+def npop(m):
+    return np.int64(popcnt(m))
+
+
+@jit
+def lowest(m):
+    """Card index of the lowest set bit (``m`` must be non-zero)."""
+    return np.int64(ctz(m))
+
+
+@jit
+def highest(m):
+    """Card index of the highest set bit (``m`` must be non-zero)."""
+    return np.int64(63) - np.int64(clz(m))
+
+
+@jit
+def field(m, s):
+    """The 13-bit rank field of suit ``s``."""
+    return (m >> np.uint64(13 * s)) & SUIT13
+
+
+@jit
+def kth_lowest(m, k):
+    """Card index of the k-th (0-based) lowest set bit."""
+    for _ in range(k):
+        m &= m - U1
+    return np.int64(ctz(m))
+
+
+@jit
+def lo_card(m):
+    """Lowest rank over all suits; ties go to the lowest suit."""
+    f = field(m, 0) | field(m, 1) | field(m, 2) | field(m, 3)
+    r = np.int64(ctz(f))
+    for s in range(4):
+        c = 13 * s + r
+        if (m >> np.uint64(c)) & U1:
+            return c
+    return -1
+
+
+@jit
+def hi_card(m):
+    """Highest rank over all suits; ties go to the highest suit."""
+    f = field(m, 0) | field(m, 1) | field(m, 2) | field(m, 3)
+    r = np.int64(63) - np.int64(clz(f))
+    for s in range(3, -1, -1):
+        c = 13 * s + r
+        if (m >> np.uint64(c)) & U1:
+            return c
+    return -1
+
+
+@jit
+def above(c):
+    """Mask of the cards of ``c``'s suit ranked above ``c``."""
+    return SUIT_MASKS[c // 13] & ~((U1 << np.uint64(c + 1)) - U1)
+
+
+@jit
+def below(c):
+    """Mask of the cards of ``c``'s suit ranked below ``c``."""
+    return SUIT_MASKS[c // 13] & ((U1 << np.uint64(c)) - U1)

@@ -1,0 +1,237 @@
+"""Play loops: one deal of one contract variant, for trick contracts and for Domino.
+
+One loop serves every variant: the contract is a run-time row of the ruleset table, which
+measured as fast as a compiled copy per contract and compiles far quicker.
+"""
+
+import numpy as np
+
+from ._jit import jit
+from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
+from .rng import draw_below
+from .ruleset import (
+    F_BAN_HEART_LEAD,
+    F_CARD_PTS,
+    F_CONTRACT,
+    F_DOMINO_LAST_PTS,
+    F_DOMINO_OPEN,
+    F_KIND,
+    F_LAST_PTS,
+    F_PEN_MASK,
+    F_PTS_A,
+    F_PTS_A_MASK,
+    F_PTS_B,
+    F_PTS_B_MASK,
+    F_TOP_MASK,
+    F_TRICK_PTS,
+    F_TRUMP,
+    KIND_DOMINO,
+    KIND_TROEVEN,
+    LAATSTE_SLAG,
+)
+from .strategy_basic import (
+    domino_choice,
+    laatste_choice,
+    neg_discard,
+    neg_follow,
+    neg_lead,
+    troeven_follow,
+    troeven_lead,
+    troeven_void,
+)
+
+STRAT_RANDOM = 0
+STRAT_BASIC = 1
+PASS = 52  # the trace code of a Domino pass
+
+
+@jit
+def trick_legal(H, pos, led, ban_hearts):
+    if pos == 0:
+        if ban_hearts and (H & ~HEARTS) != U0:
+            return H & ~HEARTS
+        return H
+    ls = H & SUIT_MASKS[led]
+    return ls if ls != U0 else H
+
+
+@jit
+def beats(c, wcard, trump):
+    """Does card ``c`` beat the trick's current winner ``wcard``?"""
+    cs = c // 13
+    ws = wcard // 13
+    if cs == ws:
+        return c > wcard
+    return cs == trump
+
+
+@jit
+def basic_trick_card(row_scalars, H, L, played, pos, led, wcard, voids, me, leader):
+    """The basic strategy's card. ``row_scalars`` is a tuple of the row's fields (not the
+    array itself: array arguments cost atomic reference counting on every call)."""
+    contract, kind, trump, pen, top, a_mask, a_pts, b_mask, b_pts = row_scalars
+    out = ALL52 & ~H & ~played
+    if kind == KIND_TROEVEN:
+        if pos == 0:
+            return troeven_lead(H, out, trump, voids, me)
+        later = 0
+        for j in range(pos + 1, 4):
+            later |= 1 << ((leader + j) & 3)
+        if L & SUIT_MASKS[led]:
+            return troeven_follow(L, out, trump, voids, pos, led, wcard, later)
+        return troeven_void(H, out, trump, voids, pos, led, wcard, later)
+    if contract == LAATSTE_SLAG:
+        return laatste_choice(H, L, out, pos, led, wcard)
+    if pos == 0:
+        return neg_lead(L, out, pen)
+    if L & SUIT_MASKS[led]:
+        return neg_follow(L, wcard, pen, pos)
+    return neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts)
+
+
+@jit
+def play_tricks(row, hands, dealer, strat, s, scores, tricks, trace):
+    """Play 13 tricks; ``hands`` is consumed. Returns the number of trace entries written.
+
+    ``s`` is the play stream's state. Only scalars cross into the strategy helpers (array
+    arguments would cost atomic reference counting on every card).
+    """
+    contract = row[F_CONTRACT]
+    kind = row[F_KIND]
+    trump = row[F_TRUMP]
+    ban = row[F_BAN_HEART_LEAD] != 0
+    pen = np.uint64(row[F_PEN_MASK])
+    rs = (
+        contract,
+        kind,
+        trump,
+        pen,
+        np.uint64(row[F_TOP_MASK]),
+        np.uint64(row[F_PTS_A_MASK]),
+        row[F_PTS_A],
+        np.uint64(row[F_PTS_B_MASK]),
+        row[F_PTS_B],
+    )
+    record = trace.shape[0] > 0
+    for p in range(4):
+        scores[p] = 0
+        tricks[p] = 0
+    voids = 0  # bit 4*seat + suit: the seat showed out of the suit
+    leader = (dealer + 1) & 3
+    played = U0
+    n = 0
+    for t in range(13):
+        led = -1
+        wcard = -1
+        wseat = leader
+        trick = U0
+        for pos in range(4):
+            p = (leader + pos) & 3
+            H = hands[p]
+            L = trick_legal(H, pos, led, ban)
+            if strat[p] == STRAT_RANDOM:
+                s, k = draw_below(s, npop(L))
+                c = kth_lowest(L, k)
+            else:
+                c = basic_trick_card(rs, H, L, played, pos, led, wcard, voids, p, leader)
+            cb = U1 << np.uint64(c)
+            hands[p] = H & ~cb
+            played |= cb
+            trick |= cb
+            if record:
+                trace[n] = c
+            n += 1
+            if pos == 0:
+                led = c // 13
+                wcard = c
+            else:
+                if c // 13 != led:
+                    voids |= 1 << (4 * p + led)
+                if beats(c, wcard, trump):
+                    wcard = c
+                    wseat = p
+        tricks[wseat] += 1
+        scores[wseat] += row[F_TRICK_PTS]
+        taken = trick & pen
+        while taken != U0:
+            scores[wseat] += row[F_CARD_PTS + lowest(taken)]
+            taken &= taken - U1
+        if t == 12:
+            scores[wseat] += row[F_LAST_PTS]
+        leader = wseat
+    return n
+
+
+@jit
+def domino_opening(open_rank):
+    m = U0
+    for s in range(4):
+        m |= U1 << np.uint64(13 * s + open_rank)
+    return m
+
+
+@jit
+def domino_after(playable, c, open_rank):
+    """The playable set after laying card ``c`` (rows grow from the opening rank outwards)."""
+    r = c % 13
+    playable &= ~(U1 << np.uint64(c))
+    if r >= open_rank and r < 12:
+        playable |= U1 << np.uint64(c + 1)
+    if r <= open_rank and r > 0:
+        playable |= U1 << np.uint64(c - 1)
+    return playable
+
+
+@jit
+def play_domino(row, hands, dealer, strat, s, scores, out_order, trace):
+    """Play Domino to the last card. ``out_order[p]`` = 0..3, the order seat p went out."""
+    open_rank = row[F_DOMINO_OPEN]
+    record = trace.shape[0] > 0
+    for p in range(4):
+        scores[p] = 0
+        out_order[p] = -1
+    playable = domino_opening(open_rank)
+    turn = (dealer + 1) & 3
+    laid = 0
+    n_out = 0
+    n = 0
+    while True:
+        H = hands[turn]
+        if H != U0:
+            L = H & playable
+            if L == U0:
+                if record:
+                    trace[n] = PASS
+                n += 1
+            else:
+                if strat[turn] == STRAT_RANDOM:
+                    s, k = draw_below(s, npop(L))
+                    c = kth_lowest(L, k)
+                else:
+                    c = domino_choice(H, L, open_rank)
+                cb = U1 << np.uint64(c)
+                hands[turn] = H & ~cb
+                playable = domino_after(playable, c, open_rank)
+                if record:
+                    trace[n] = c
+                n += 1
+                laid += 1
+                if hands[turn] == U0:
+                    out_order[turn] = n_out
+                    n_out += 1
+                if laid == 52:
+                    scores[turn] += row[F_DOMINO_LAST_PTS]
+                    return n
+        turn = (turn + 1) & 3
+
+
+@jit
+def play_variant(row, hands, dealer, strat, s, scores, tricks, out_order, trace):
+    """Play one deal of one variant (``hands`` is consumed); returns the trace length."""
+    if row[F_KIND] == KIND_DOMINO:
+        for p in range(4):
+            tricks[p] = 0
+        return play_domino(row, hands, dealer, strat, s, scores, out_order, trace)
+    for p in range(4):
+        out_order[p] = -1
+    return play_tricks(row, hands, dealer, strat, s, scores, tricks, trace)

@@ -1,0 +1,102 @@
+"""The ruleset table the kernels read: one int64 row per contract variant.
+
+All rule values (points, which contracts ban heart leads, the trump suit, Domino's opening
+rank) come from this table, never from literals in the play loops, so house rules only need
+a different table.
+"""
+
+import numpy as np
+
+# Contract variant ids (docs/ENGINE.md).
+BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN, HARTENHEER, LAATSTE_SLAG, DOMINO = range(7)
+TROEVEN_C, TROEVEN_D, TROEVEN_H, TROEVEN_S, TROEVEN_NT = range(7, 12)
+N_VARIANTS = 12
+
+# What a variant is played as.
+KIND_NEGATIVE, KIND_DOMINO, KIND_TROEVEN = 0, 1, 2
+
+# Column layout of a row.
+F_CONTRACT = 0  # contract id 0..7 (7 = troeven), chooses the strategy family
+F_KIND = 1
+F_TRUMP = 2  # trump suit 0..3, or -1 (none / no-trump)
+F_TRICK_PTS = 3  # points per trick taken
+F_LAST_PTS = 4  # points for winning the last trick
+F_BAN_HEART_LEAD = 5  # 1: hearts may not be led while holding other suits
+F_DOMINO_OPEN = 6  # rank index that opens a Domino row (6 = the 8)
+F_DOMINO_LAST_PTS = 7  # points for laying the last card
+F_PEN_MASK = 8  # cards that carry points (as int64 bits)
+F_TOP_MASK = 9  # the contract's top penalty cards (discarded first)
+F_TOTAL = 10  # the deal's score total, checked by the invariants
+# The penalty cards again as at most two classes of equal value, so strategies can weigh a
+# card without an array argument (arrays cost reference counting on every call).
+F_PTS_A_MASK = 11
+F_PTS_A = 12
+F_PTS_B_MASK = 13
+F_PTS_B = 14
+F_CARD_PTS = 15  # 52 columns: points per card taken
+N_FIELDS = F_CARD_PTS + 52
+
+SUIT_BITS = 0x1FFF
+
+
+def _rank_mask(*ranks: int) -> int:
+    return sum(1 << (13 * s + r) for s in range(4) for r in ranks)
+
+
+def standard_table() -> np.ndarray:
+    """The reference ruleset (RULES.md) as a (12, N_FIELDS) int64 table."""
+    t = np.zeros((N_VARIANTS, N_FIELDS), dtype=np.int64)
+    t[:, F_TRUMP] = -1
+    t[:, F_DOMINO_OPEN] = 6
+    for v in range(N_VARIANTS):
+        t[v, F_CONTRACT] = min(v, 7)
+        t[v, F_KIND] = KIND_NEGATIVE if v < DOMINO else KIND_DOMINO if v == DOMINO else KIND_TROEVEN
+
+    def card_points(v: int, mask: int, pts: int) -> None:
+        for c in range(52):
+            if mask >> c & 1:
+                t[v, F_CARD_PTS + c] = pts
+
+    t[BUKKEN, F_TRICK_PTS] = -5
+    hearts = SUIT_BITS << 26
+    card_points(HARTENJAGEN, hearts, -5)
+    t[HARTENJAGEN, F_BAN_HEART_LEAD] = 1
+    card_points(HERENBOEREN, _rank_mask(11), -20)
+    card_points(HERENBOEREN, _rank_mask(9), -10)
+    t[HERENBOEREN, F_TOP_MASK] = _rank_mask(11)
+    card_points(VROUWEN, _rank_mask(10), -30)
+    t[VROUWEN, F_TOP_MASK] = _rank_mask(10)
+    king_of_hearts = 1 << (26 + 11)
+    card_points(HARTENHEER, king_of_hearts, -50)
+    t[HARTENHEER, F_TOP_MASK] = king_of_hearts
+    t[HARTENHEER, F_BAN_HEART_LEAD] = 1
+    t[LAATSTE_SLAG, F_LAST_PTS] = -50
+    t[DOMINO, F_DOMINO_LAST_PTS] = -50
+    for v in range(TROEVEN_C, N_VARIANTS):
+        t[v, F_TRICK_PTS] = 10
+        t[v, F_TRUMP] = v - TROEVEN_C if v != TROEVEN_NT else -1
+    for v in range(N_VARIANTS):
+        pen = 0
+        for c in range(52):
+            if t[v, F_CARD_PTS + c] != 0:
+                pen |= 1 << c
+        t[v, F_PEN_MASK] = pen
+        classes: dict[int, int] = {}
+        for c in range(52):
+            pts = int(t[v, F_CARD_PTS + c])
+            if pts:
+                classes[pts] = classes.get(pts, 0) | 1 << c
+        if len(classes) > 2:
+            raise ValueError(f"variant {v}: more than two penalty card values")
+        for (pts, mask), (f_mask, f_pts) in zip(
+            sorted(classes.items()), ((F_PTS_A_MASK, F_PTS_A), (F_PTS_B_MASK, F_PTS_B))
+        ):
+            t[v, f_mask] = mask
+            t[v, f_pts] = pts
+        t[v, F_TOTAL] = (
+            13 * t[v, F_TRICK_PTS]
+            + t[v, F_LAST_PTS]
+            + t[v, F_DOMINO_LAST_PTS]
+            + int(t[v, F_CARD_PTS : F_CARD_PTS + 52].sum())
+        )
+    return t

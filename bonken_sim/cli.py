@@ -1,0 +1,298 @@
+"""The ``bonken-sim`` command line. Thin: parsing and printing only."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .options import parse_count, parse_seed
+from .rules import Contract, card_str, hand_str, make_variant, parse_variants
+
+
+class UserError(click.ClickException):
+    """A bad input: printed as one line, exit status 2."""
+
+    exit_code = 2
+
+
+def _wrap(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, OSError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _count(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return parse_count(value, what=f"--{param.name.replace('_', '-')}")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _seed(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return parse_seed(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bonken-sim")
+def cli() -> None:
+    """Simulate the Dutch card game Bonken: play, trace and measure deals of every contract."""
+
+
+@cli.command()
+@click.option("--seed", required=True, callback=_seed, help="Run seed (0 to 2**64-1).")
+@click.option("--deal", "deal", default="0", show_default=True, help="Deal index (0, 1, 2, ...).")
+@click.option("--contract", required=True, help="bukken, hartenjagen, herenboeren, vrouwen, "
+              "hartenheer, laatste_slag, domino or troeven.")
+@click.option("--trump", default=None, help="Trump for troeven: C, D, H, S or NT.")
+@click.option("--strategies", default="basic", show_default=True,
+              help="One strategy for all seats or four, comma-separated (random, basic).")
+@click.option("--dealer", default=0, show_default=True, help="Dealer seat 0-3.", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
+def play(seed, deal, contract, trump, strategies, dealer, as_json):
+    """Play one deal of one contract and show every trick (or Domino turn)."""
+    from .play import play as play_deal
+
+    try:
+        deal_i = int(deal)
+    except ValueError:
+        raise UserError(f"--deal must be a non-negative integer, got {deal!r}") from None
+    if deal_i < 0:
+        raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
+    variant = _wrap(make_variant, contract, trump)
+    p = _wrap(play_deal, seed, deal_i, variant, strategies, dealer)
+    if as_json:
+        click.echo(json.dumps(p.record()))
+        return
+    for line in format_playout(p):
+        click.echo(line)
+
+
+def _seat_role(seat: int, dealer: int) -> str:
+    rel = (seat - dealer) % 4
+    return ("dealer", "leader", "chooser", "first doubler")[rel]
+
+
+def format_playout(p) -> list[str]:
+    """A deal as a Bonken player would read it."""
+    from .play import strategy_names
+
+    v = p.variant
+    lines = [
+        f"seed {p.seed}, deal {p.deal}: {v.contract.label}"
+        + (f" (trump {v.trump})" if v.trump else "")
+        + f", dealer seat {p.dealer}, strategies {strategy_names(p.strategies)}",
+        "",
+    ]
+    for s in range(4):
+        lines.append(f"  seat {s} ({_seat_role(s, p.dealer):13s}) {hand_str(p.hands[s])}")
+    lines.append("")
+    if v.contract is Contract.DOMINO:
+        running = [0, 0, 0, 0]
+        held = [bin(h).count("1") for h in p.hands]
+        for i, (c, seat) in enumerate(zip(p.plays, p.seats, strict=True)):
+            if c is None:
+                lines.append(f"  turn {i + 1:3d}: seat {seat} passes")
+                continue
+            held[seat] -= 1
+            note = "  (out)" if held[seat] == 0 else ""
+            if sum(1 for h in held if h) == 0:
+                note = "  (last card)"
+            lines.append(f"  turn {i + 1:3d}: seat {seat} lays {card_str(c)}{note}")
+        del running
+        order = ", ".join(f"seat {s}" for s in p.out_order)
+        lines.append("")
+        lines.append(f"  went out in order: {order}")
+    else:
+        from .play import _TABLE
+
+        row = _TABLE[v.id]
+        from ._core.ruleset import F_CARD_PTS, F_LAST_PTS, F_TRICK_PTS
+
+        for t in range(len(p.plays) // 4):
+            cards = p.plays[4 * t : 4 * t + 4]
+            seats = p.seats[4 * t : 4 * t + 4]
+            winner = p.seats[4 * t + 4] if 4 * t + 4 < len(p.seats) else _last_winner(p)
+            pts = int(row[F_TRICK_PTS]) + sum(int(row[F_CARD_PTS + c]) for c in cards)
+            if t == 12:
+                pts += int(row[F_LAST_PTS])
+            shown = "  ".join(f"{card_str(c)}" for c in cards)
+            lines.append(
+                f"  trick {t + 1:2d}: seat {seats[0]} leads  {shown}   "
+                f"won by seat {winner}  {pts:+d}"
+            )
+    lines.append("")
+    lines.append("  scores: " + "  ".join(f"seat {s}: {p.scores[s]:+d}" for s in range(4)))
+    if v.contract is not Contract.DOMINO:
+        lines.append("  tricks: " + "  ".join(f"seat {s}: {p.tricks[s]}" for s in range(4)))
+    return lines
+
+
+def _last_winner(p) -> int:
+    cards = p.plays[-4:]
+    seats = p.seats[-4:]
+    trump = "CDHS".index(p.variant.trump) if p.variant.trump in ("C", "D", "H", "S") else -1
+    win = 0
+    for i in range(1, 4):
+        a, b = cards[i], cards[win]
+        same = a // 13 == b // 13
+        if (same and a > b) or (not same and a // 13 == trump):
+            win = i
+    return seats[win]
+
+
+@cli.command()
+@click.option("--deals", required=True, callback=_count, help="Number of deals (1e3, 10k, ...).")
+@click.option("--seed", required=True, callback=_seed, help="Run seed (0 to 2**64-1).")
+@click.option("--contracts", default="all", show_default=True,
+              help="all, or a comma list such as bukken,troeven_H,troeven.")
+@click.option("--strategies", default="basic", show_default=True,
+              help="One strategy for all seats or four, comma-separated.")
+@click.option("--dealer", default="0", show_default=True,
+              help="Dealer seat 0-3, or 'rotate' (dealer = deal mod 4).")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Output JSONL file ('-' for stdout).")
+def trace(deals, seed, contracts, strategies, dealer, out):
+    """Write every card of many deals as JSON lines, for independent checking."""
+    from .play import parse_strategies
+    from .play import play as play_deal
+
+    variants = _wrap(parse_variants, contracts)
+    strats = _wrap(parse_strategies, strategies)
+    if dealer == "rotate":
+        dealer_of = lambda d: d % 4  # noqa: E731
+    else:
+        try:
+            fixed = int(dealer)
+        except ValueError:
+            raise UserError(f"--dealer must be 0-3 or 'rotate', got {dealer!r}") from None
+        if fixed not in (0, 1, 2, 3):
+            raise UserError(f"--dealer must be 0-3 or 'rotate', got {dealer!r}")
+        dealer_of = lambda d: fixed  # noqa: E731
+    if deals > 10**7:
+        raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")
+
+    def records():
+        for d in range(deals):
+            for v in variants:
+                yield json.dumps(play_deal(seed, d, v, strats, dealer_of(d)).record())
+
+    if str(out) == "-":
+        for line in records():
+            click.echo(line)
+        return
+    _write_atomic(out, records())
+    click.echo(f"wrote {deals * len(variants):,} records to {out}", err=True)
+
+
+def _write_atomic(path: Path, lines) -> None:
+    """Write to a hidden temporary file beside ``path`` and rename it when complete."""
+    path = path.expanduser()
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise UserError(f"--out {path} is a directory")
+    if not parent.is_dir():
+        raise UserError(f"cannot write {path}: directory {parent} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line)
+                fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, help="Print only the summary line.")
+def replay(files, quiet):
+    """Check trace files card by card under the rules (exit 1 if any record is illegal).
+
+    A record with "scores" must replay to exactly those scores.
+    """
+    from .play import IllegalPlay
+    from .play import replay as replay_record
+
+    n_ok = n_bad = 0
+    for path in files:
+        with open(path, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                where = f"{path}:{lineno}"
+                try:
+                    record = json.loads(line)
+                    if not isinstance(record, dict):
+                        raise IllegalPlay("not a JSON object")
+                    scores = replay_record(record)
+                    if "scores" in record and list(record["scores"]) != scores:
+                        raise IllegalPlay(f"scores {record['scores']} but the play gives {scores}")
+                    n_ok += 1
+                except json.JSONDecodeError as exc:
+                    n_bad += 1
+                    if not quiet:
+                        click.echo(f"{where}: not JSON: {exc.msg}")
+                except IllegalPlay as exc:
+                    n_bad += 1
+                    if not quiet:
+                        click.echo(f"{where}: illegal: {exc}")
+    click.echo(f"{n_ok} legal, {n_bad} illegal")
+    if n_bad:
+        sys.exit(1)
+
+
+@cli.command()
+def warmup():
+    """Compile every numba kernel into the on-disk cache and say how long it took."""
+    from ._core._jit import cache_dir
+    from .warmup import warmup as do_warmup
+
+    seconds = do_warmup()
+    click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: every user error is one line on stderr and a non-zero exit."""
+    try:
+        cli.main(args=argv, prog_name="bonken-sim", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.exceptions.Abort:
+        click.echo("bonken-sim: aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        msg = exc.format_message().replace("\n", " ")
+        click.echo(f"bonken-sim: error: {msg}", err=True)
+        return exc.exit_code if exc.exit_code else 2
+    except KeyboardInterrupt:
+        click.echo("bonken-sim: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Public names of the rules: contracts, trumps, contract variants, card notation.
+
+The exact rules are in RULES.md (see the README); the engine's own choices in docs/ENGINE.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+SUIT_SYMBOLS = "♣♦♥♠"
+
+
+class Contract(IntEnum):
+    """The eight contracts (troeven is played with one of five trump options)."""
+
+    BUKKEN = 0
+    HARTENJAGEN = 1
+    HERENBOEREN = 2
+    VROUWEN = 3
+    HARTENHEER = 4
+    LAATSTE_SLAG = 5
+    DOMINO = 6
+    TROEVEN = 7
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+NEGATIVE_CONTRACTS = tuple(Contract)[:7]
+TRUMPS = ("C", "D", "H", "S", "NT")
+
+
+class Strategy(IntEnum):
+    """Card-play strategies, chosen per seat (docs/ENGINE.md)."""
+
+    RANDOM = 0
+    BASIC = 1
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A contract as played: the contract plus, for troeven, the trump option."""
+
+    contract: Contract
+    trump: str | None = None
+
+    @property
+    def id(self) -> int:
+        if self.contract is Contract.TROEVEN:
+            return 7 + TRUMPS.index(self.trump or "")
+        return int(self.contract)
+
+    @property
+    def name(self) -> str:
+        """``bukken`` … ``troeven_NT``: the name used on the command line and in data."""
+        if self.contract is Contract.TROEVEN:
+            return f"troeven_{self.trump}"
+        return self.contract.label
+
+    def __str__(self) -> str:
+        return self.name
+
+
+VARIANTS: tuple[Variant, ...] = tuple(Variant(c) for c in NEGATIVE_CONTRACTS) + tuple(
+    Variant(Contract.TROEVEN, t) for t in TRUMPS
+)
+VARIANT_NAMES = tuple(v.name for v in VARIANTS)
+
+
+def contract_from_name(name: str) -> Contract:
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    for c in Contract:
+        if c.label == key:
+            return c
+    names = ", ".join(c.label for c in Contract)
+    raise ValueError(f"unknown contract {name!r} (expected one of: {names})")
+
+
+def trump_from_name(name: str) -> str:
+    key = name.strip().upper()
+    if key in ("N", "NOTRUMP", "SA", "SANS"):
+        key = "NT"
+    if key not in TRUMPS:
+        raise ValueError(f"unknown trump {name!r} (expected one of: {', '.join(TRUMPS)})")
+    return key
+
+
+def make_variant(contract: str, trump: str | None = None) -> Variant:
+    """A variant from a contract name and an optional trump; checks they go together."""
+    c = contract_from_name(contract)
+    if c is Contract.TROEVEN:
+        if trump is None:
+            raise ValueError("troeven needs a trump: --trump C, D, H, S or NT")
+        return Variant(c, trump_from_name(trump))
+    if trump is not None:
+        raise ValueError(f"{c.label} is not a trump contract; leave out --trump")
+    return Variant(c)
+
+
+def parse_variant(text: str) -> Variant:
+    """``bukken``, ``troeven_H``, ``troeven:H`` or ``troeven-nt`` → a Variant."""
+    m = re.fullmatch(r"\s*troeven\s*[_:\- ]?\s*(\w+)\s*", text, flags=re.IGNORECASE)
+    if m:
+        return make_variant("troeven", m.group(1))
+    return make_variant(text)
+
+
+def parse_variants(text: str) -> list[Variant]:
+    """A comma list of variants; ``all`` means all twelve and ``troeven`` all five trumps."""
+    items = [t for t in (s.strip() for s in text.split(",")) if t]
+    if not items:
+        raise ValueError("no contract given")
+    out: list[Variant] = []
+    for item in items:
+        if item.lower() == "all":
+            new = list(VARIANTS)
+        elif item.lower() == "troeven":
+            new = [v for v in VARIANTS if v.contract is Contract.TROEVEN]
+        else:
+            new = [parse_variant(item)]
+        out.extend(v for v in new if v not in out)
+    return sorted(out, key=lambda v: v.id)
+
+
+def card_index(suit: int, rank: int) -> int:
+    return 13 * suit + rank
+
+
+def card_str(c: int) -> str:
+    """``QS``, ``TH``, ``2C``."""
+    if not 0 <= c < 52:
+        raise ValueError(f"card index out of range: {c}")
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+_CARD_RE = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♦♥♠])$", re.IGNORECASE)
+
+
+def parse_card(text: str) -> int:
+    """Card text to index: rank ``2-9 T J Q K A`` (or ``10``) then suit ``C D H S``."""
+    m = _CARD_RE.match(text.strip().upper())
+    if not m:
+        raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. QS, TH, 10H, 2C)")
+    rank_txt, suit_txt = m.groups()
+    rank = 8 if rank_txt == "10" else RANKS.index(rank_txt)
+    suit = SUIT_SYMBOLS.index(suit_txt) if suit_txt in SUIT_SYMBOLS else SUITS.index(suit_txt)
+    return card_index(suit, rank)
+
+
+def parse_hand(text: str) -> int:
+    """A list of cards in any order and separator → a bitmask; rejects duplicates."""
+    mask = 0
+    for tok in re.split(r"[\s,;]+", text.strip()):
+        if not tok:
+            continue
+        c = parse_card(tok)
+        if mask >> c & 1:
+            raise ValueError(f"card {card_str(c)} given twice")
+        mask |= 1 << c
+    return mask
+
+
+def mask_cards(mask: int) -> list[int]:
+    """Card indices of a mask, in index order."""
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def hand_str(mask: int) -> str:
+    """A hand by suit, highest first: ``S: A K 7  H: Q 2  D: -  C: J 9 8 3``."""
+    parts = []
+    for s in (3, 2, 1, 0):
+        ranks = [RANKS[r] for r in range(12, -1, -1) if mask >> (13 * s + r) & 1]
+        parts.append(f"{SUIT_SYMBOLS[s]} {' '.join(ranks) if ranks else '-'}")
+    return "  ".join(parts)
