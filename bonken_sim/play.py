@@ -13,7 +13,7 @@ import numpy as np
 
 from ._core import kernels as K
 from ._core.playout import PASS
-from ._core.rng import run_key
+from ._core.rng import seed_key
 from ._core.ruleset import standard_table
 from .rules import (
     VARIANTS,
@@ -89,7 +89,7 @@ def strategy_array(strategies: Sequence[Strategy]) -> np.ndarray:
 def deal_hands(seed: int, deal: int) -> list[int]:
     """The four hands (bitmasks) of deal ``deal`` of ``seed``."""
     hands = np.zeros(4, np.uint64)
-    K.deal_hands(run_key(np.uint64(check_seed(seed))), check_deal(deal), hands)
+    K.deal_hands(seed_key(check_seed(seed)), check_deal(deal), hands)
     return [int(h) for h in hands]
 
 
@@ -181,7 +181,7 @@ def play(
     order = np.zeros(4, np.int64)
     trace = np.zeros(K.TRACE_LEN, np.int64)
     n = K.trace_deal(
-        run_key(np.uint64(seed)), deal, dealer, variant.id, strategy_array(strats), _TABLE,
+        seed_key(seed), deal, dealer, variant.id, strategy_array(strats), _TABLE,
         hands, scores, tricks, order, trace,
     )
     hand_list = [int(h) for h in hands]

@@ -11,11 +11,11 @@ def warmup() -> float:
     """Compile (or load from cache) every kernel by calling it once; returns the seconds taken."""
     t0 = time.perf_counter()
     from ._core import kernels as K
-    from ._core.rng import run_key
+    from ._core.rng import seed_key
     from ._core.ruleset import standard_table
 
     table = standard_table()
-    key = run_key(np.uint64(0))
+    key = seed_key(0)
     variants = np.arange(12, dtype=np.int64)
     strat = np.array([0, 1, 0, 1], dtype=np.int64)
     n = 2

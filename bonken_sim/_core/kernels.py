@@ -46,6 +46,7 @@ def simulate_batch(
     tricks = np.empty(4, np.int64)
     order = np.empty(4, np.int64)
     no_trace = np.empty(0, np.int64)
+    rnd = np.empty(52, np.uint64)
     for i in range(n):
         ds = deal_state(key, deal_start + i)
         deal_into(ds, deck, dealt)
@@ -56,7 +57,8 @@ def simulate_batch(
             for p in range(4):
                 hands[p] = dealt[p]
             play_variant(
-                table[v], hands, dealer, strat, play_state(ds, v), scores, tricks, order, no_trace
+                table[v], hands, dealer, strat, play_state(ds, v), rnd, scores, tricks, order,
+                no_trace,
             )
             for p in range(4):
                 scores_out[i, j, p] = scores[p]
@@ -71,8 +73,9 @@ def trace_deal(key, deal, dealer, v, strat, table, hands_out, scores, tricks, or
     deck = np.empty(52, np.int64)
     deal_into(ds, deck, hands_out)
     hands = hands_out.copy()
+    rnd = np.empty(52, np.uint64)
     return play_variant(
-        table[v], hands, dealer, strat, play_state(ds, v), scores, tricks, order, trace
+        table[v], hands, dealer, strat, play_state(ds, v), rnd, scores, tricks, order, trace
     )
 
 

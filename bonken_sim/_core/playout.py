@@ -8,7 +8,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
-from .rng import draw_below
+from .rng import fill_draws, scale_draw
 from .ruleset import (
     F_BAN_HEART_LEAD,
     F_CARD_PTS,
@@ -90,11 +90,12 @@ def basic_trick_card(row_scalars, H, L, played, pos, led, wcard, voids, me, lead
 
 
 @jit
-def play_tricks(row, hands, dealer, strat, s, scores, tricks, trace):
+def play_tricks(row, hands, dealer, strat, rnd, scores, tricks, trace):
     """Play 13 tricks; ``hands`` is consumed. Returns the number of trace entries written.
 
-    ``s`` is the play stream's state. Only scalars cross into the strategy helpers (array
-    arguments would cost atomic reference counting on every card).
+    ``rnd`` holds the play stream's draws; random seats consume them in order. Only scalars
+    cross into the strategy helpers (array arguments would cost atomic reference counting
+    on every card).
     """
     contract = row[F_CONTRACT]
     kind = row[F_KIND]
@@ -120,6 +121,7 @@ def play_tricks(row, hands, dealer, strat, s, scores, tricks, trace):
     leader = (dealer + 1) & 3
     played = U0
     n = 0
+    nr = 0
     for t in range(13):
         led = -1
         wcard = -1
@@ -130,8 +132,8 @@ def play_tricks(row, hands, dealer, strat, s, scores, tricks, trace):
             H = hands[p]
             L = trick_legal(H, pos, led, ban)
             if strat[p] == STRAT_RANDOM:
-                s, k = draw_below(s, npop(L))
-                c = kth_lowest(L, k)
+                c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
+                nr += 1
             else:
                 c = basic_trick_card(rs, H, L, played, pos, led, wcard, voids, p, leader)
             cb = U1 << np.uint64(c)
@@ -183,7 +185,7 @@ def domino_after(playable, c, open_rank):
 
 
 @jit
-def play_domino(row, hands, dealer, strat, s, scores, out_order, trace):
+def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
     """Play Domino to the last card. ``out_order[p]`` = 0..3, the order seat p went out."""
     open_rank = row[F_DOMINO_OPEN]
     record = trace.shape[0] > 0
@@ -195,6 +197,7 @@ def play_domino(row, hands, dealer, strat, s, scores, out_order, trace):
     laid = 0
     n_out = 0
     n = 0
+    nr = 0
     while True:
         H = hands[turn]
         if H != U0:
@@ -205,8 +208,8 @@ def play_domino(row, hands, dealer, strat, s, scores, out_order, trace):
                 n += 1
             else:
                 if strat[turn] == STRAT_RANDOM:
-                    s, k = draw_below(s, npop(L))
-                    c = kth_lowest(L, k)
+                    c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
+                    nr += 1
                 else:
                     c = domino_choice(H, L, open_rank)
                 cb = U1 << np.uint64(c)
@@ -226,12 +229,20 @@ def play_domino(row, hands, dealer, strat, s, scores, out_order, trace):
 
 
 @jit
-def play_variant(row, hands, dealer, strat, s, scores, tricks, out_order, trace):
-    """Play one deal of one variant (``hands`` is consumed); returns the trace length."""
+def play_variant(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace):
+    """Play one deal of one variant (``hands`` is consumed); returns the trace length.
+
+    ``s`` is the play stream's state; ``rnd`` is scratch for its draws (52 entries: at most
+    one draw per card laid).
+    """
+    if strat[0] == STRAT_RANDOM or strat[1] == STRAT_RANDOM or strat[2] == STRAT_RANDOM or (
+        strat[3] == STRAT_RANDOM
+    ):
+        fill_draws(s, rnd)
     if row[F_KIND] == KIND_DOMINO:
         for p in range(4):
             tricks[p] = 0
-        return play_domino(row, hands, dealer, strat, s, scores, out_order, trace)
+        return play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace)
     for p in range(4):
         out_order[p] = -1
-    return play_tricks(row, hands, dealer, strat, s, scores, tricks, trace)
+    return play_tricks(row, hands, dealer, strat, rnd, scores, tricks, trace)

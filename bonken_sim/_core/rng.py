@@ -42,6 +42,24 @@ def play_state(dstate, variant):
 
 
 @jit
+def fill_draws(s, buf):
+    """The stream's next ``len(buf)`` draws (top 32 bits each), computed ahead of play.
+
+    Drawing ahead keeps the mixing function off the play loop's critical path; the k-th
+    random decision uses ``buf[k]``, exactly the stream's k-th draw.
+    """
+    for j in range(buf.shape[0]):
+        s = s + GOLDEN
+        buf[j] = mix64(s) >> _S32
+
+
+@jit
+def scale_draw(x, n):
+    """Map a 32-bit draw to [0, n) (Lemire's multiply-shift, as in ``draw_below``)."""
+    return np.int64((x * np.uint64(n)) >> _S32)
+
+
+@jit
 def draw_below(s, n):
     """Advance stream state ``s`` once; return (new state, a uniform integer in [0, n)).
 
@@ -50,3 +68,12 @@ def draw_below(s, n):
     """
     s = s + GOLDEN
     return s, np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
+
+
+def seed_key(seed):
+    """The run key of ``seed`` as a numpy uint64 (plain Python, for callers outside kernels).
+
+    A jitted function returns uint64 to Python as a plain int, which numba would then type as
+    int64 on the next call and overflow for keys >= 2**63; this keeps the type.
+    """
+    return np.uint64(run_key(np.uint64(seed)))
