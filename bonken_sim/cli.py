@@ -260,7 +260,7 @@ def replay(files, quiet):
                         click.echo(f"{where}: illegal: {exc}")
     click.echo(f"{n_ok} legal, {n_bad} illegal")
     if n_bad:
-        sys.exit(1)
+        raise click.exceptions.Exit(1)
 
 
 @cli.command()
@@ -276,7 +276,7 @@ def warmup():
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and a non-zero exit."""
     try:
-        cli.main(args=argv, prog_name="bonken-sim", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="bonken-sim", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.exceptions.Abort:
@@ -291,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    return 0
+    # Without standalone mode click returns a command's exit code (ctx.exit) as the value.
+    return rv if isinstance(rv, int) else 0
 
 
 if __name__ == "__main__":
