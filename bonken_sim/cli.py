@@ -273,6 +273,136 @@ def warmup():
     click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")
 
 
+# --- bonken-sim run / summary ------------------------------------------------------------
+
+_RUN_KEYS = (
+    "deals", "seed", "strategies", "contracts", "threads", "chunk_size", "out",
+    "resume", "force", "json", "quiet",
+)
+
+
+def _load_run_config(ctx, param, value):
+    """``--config run.toml``: its keys (top level or a [run] table) become the defaults that
+    environment variables and the command line override."""
+    if value is None:
+        return None
+    import tomllib
+
+    try:
+        with open(value, "rb") as fh:
+            doc = tomllib.load(fh)
+    except OSError as exc:
+        raise UserError(f"--config {value}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"--config {value}: not valid TOML: {exc}") from None
+    if isinstance(doc.get("run"), dict):
+        doc = doc["run"]
+    defaults = {}
+    for key, item in doc.items():
+        name = key.replace("-", "_")
+        if name not in _RUN_KEYS:
+            known = ", ".join(k.replace("_", "-") for k in _RUN_KEYS)
+            raise UserError(f"--config {value}: unknown option {key!r} (known: {known})")
+        if name == "json":
+            name = "as_json"
+        if isinstance(item, list):
+            item = ",".join(str(x) for x in item)
+        defaults[name] = item
+    ctx.default_map = {**(ctx.default_map or {}), **defaults}
+    return value
+
+
+@cli.command("run")
+@click.option("--deals", envvar="BONKEN_SIM_DEALS",
+              help="Number of deals: 1e6, 2.5M, 10k, 1_000_000.")
+@click.option("--seed", envvar="BONKEN_SIM_SEED",
+              help="Run seed (0 to 2**64-1); drawn, printed and recorded if not given.")
+@click.option("--strategies", envvar="BONKEN_SIM_STRATEGIES",
+              help="One strategy for all seats or four, comma-separated (random, basic). "
+              "[default: basic]")
+@click.option("--contracts", envvar="BONKEN_SIM_CONTRACTS",
+              help="all, or a comma list such as bukken,troeven_H,troeven. [default: all]")
+@click.option("--threads", envvar="BONKEN_SIM_THREADS",
+              help="Worker threads. [default: the CPUs available]")
+@click.option("--chunk-size", "chunk_size", envvar="BONKEN_SIM_CHUNK_SIZE",
+              help="Deals per Parquet part; memory grows with it. [default: 100k]")
+@click.option("--out", envvar="BONKEN_SIM_OUT",
+              help="Run directory. [default: a new results/run-<time>-seed<seed>]")
+@click.option("--resume", is_flag=True, envvar="BONKEN_SIM_RESUME",
+              help="Complete the interrupted run in --out (same options).")
+@click.option("--force", is_flag=True, envvar="BONKEN_SIM_FORCE",
+              help="Overwrite the run already in --out.")
+@click.option("--json", "as_json", is_flag=True, envvar="BONKEN_SIM_JSON",
+              help="Print one JSON document with the summary on stdout.")
+@click.option("--quiet", is_flag=True, envvar="BONKEN_SIM_QUIET",
+              help="No progress bar and no summary (errors still shown).")
+@click.option("--config", "config_file", envvar="BONKEN_SIM_CONFIG", is_eager=True,
+              expose_value=False, callback=_load_run_config,
+              help="A TOML file setting any of these options (env vars BONKEN_SIM_<OPTION> "
+              "and the command line win).")
+def run_cmd(deals, seed, strategies, contracts, threads, chunk_size, out, resume, force,
+            as_json, quiet):
+    """Play many deals in every contract variant and write a Parquet run directory."""
+    import dataclasses
+
+    from .console import ProgressBar, run_summary
+    from .simulate import RunError, RunInterrupted, default_out, make_config
+    from .simulate import run as run_deals
+
+    try:
+        cfg = make_config(deals=deals, seed=seed, strategies=strategies, contracts=contracts,
+                          threads=threads, chunk_size=chunk_size, out=out, resume=resume,
+                          force=force)
+        if cfg.out is None:
+            cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
+    except (RunError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    bar = ProgressBar() if not quiet and sys.stderr.isatty() else None
+
+    def started(cfg, done):
+        if quiet:
+            return
+        what = f"resuming at {done:,} deals," if cfg.resume else "writing"
+        click.echo(f"bonken-sim run: {cfg.deals:,} deals, seed {cfg.seed}"
+                   f"{' (drawn)' if cfg.seed_drawn else ''}, {len(cfg.contracts)} variants, "
+                   f"{cfg.threads} threads; {what} {cfg.out}", err=True)
+
+    try:
+        result = run_deals(cfg, progress=bar, on_start=started)
+    except RunInterrupted as exc:
+        if bar is not None:
+            bar.clear()
+        click.echo(f"bonken-sim: {exc.message}", err=True)
+        raise click.exceptions.Exit(130) from None
+    except (RunError, ValueError, OSError) as exc:
+        if bar is not None:
+            bar.clear()
+        raise UserError(str(exc)) from None
+    if bar is not None:
+        bar.clear()
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+    elif not quiet:
+        for line in run_summary(result):
+            click.echo(line)
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def summary(run_dir, as_json):
+    """Mean raw score per contract variant and seat, with 95% CIs, of a run directory."""
+    from .console import score_table
+    from .io import summarize
+
+    doc = _wrap(summarize, run_dir)
+    if as_json:
+        click.echo(json.dumps(doc, indent=1))
+        return
+    for line in score_table(doc):
+        click.echo(line)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and a non-zero exit."""
     try:

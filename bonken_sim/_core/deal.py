@@ -4,7 +4,10 @@ import numpy as np
 
 from ._jit import jit
 from .cards import U0, U1
-from .rng import draw_below
+from .rng import GOLDEN, mix64, scale_draw
+
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @jit
@@ -15,8 +18,14 @@ def deal_into(s, deck, hands):
     """
     for c in range(52):
         deck[c] = c
+    x = np.uint64(0)
     for j in range(51, 0, -1):
-        s, k = draw_below(s, j + 1)
+        if j & 1:  # j = 51, 49, ...: a fresh output; its high half first, then its low half
+            s = s + GOLDEN
+            x = mix64(s)
+            k = scale_draw(x >> _S32, j + 1)
+        else:
+            k = scale_draw(x & _LOW32, j + 1)
         tmp = deck[j]
         deck[j] = deck[k]
         deck[k] = tmp

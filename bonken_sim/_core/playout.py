@@ -57,12 +57,11 @@ def trick_legal(H, pos, led, ban_hearts):
 
 @jit
 def beats(c, wcard, trump):
-    """Does card ``c`` beat the trick's current winner ``wcard``?"""
+    """Does card ``c`` beat the trick's current winner ``wcard``? (Branch-free: the outcome
+    is unpredictable, and a mispredicted branch costs more than the whole expression.)"""
     cs = c // 13
-    ws = wcard // 13
-    if cs == ws:
-        return c > wcard
-    return cs == trump
+    same = cs == wcard // 13
+    return (same & (c > wcard)) | (~same & (cs == trump))
 
 
 @jit
@@ -157,18 +156,17 @@ def _make_trick_loop(with_basic):
                 else:
                     if with_basic and c // 13 != led:
                         voids |= 1 << (4 * p + led)
-                    if beats(c, wcard, trump):
-                        wcard = c
-                        wseat = p
+                    b = beats(c, wcard, trump)
+                    wcard = c if b else wcard
+                    wseat = p if b else wseat
             tricks[wseat] += 1
             scores[wseat] += row[F_TRICK_PTS]
             taken = trick & pen
             while taken != U0:
                 scores[wseat] += row[F_CARD_PTS + lowest(taken)]
                 taken &= taken - U1
-            if t == 12:
-                scores[wseat] += row[F_LAST_PTS]
             leader = wseat
+        scores[leader] += row[F_LAST_PTS]
         return n
 
     return play_tricks

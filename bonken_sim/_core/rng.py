@@ -2,7 +2,7 @@
 
 Every deal and every playout owns a stream keyed by (seed, deal index, variant), so results
 never depend on threads, chunking or executors. A stream's state is a uint64 that
-kernels carry in a local variable.
+kernels carry in a local variable; each 64-bit output serves two 32-bit draws.
 """
 
 import numpy as np
@@ -17,6 +17,7 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @jit
@@ -43,31 +44,25 @@ def play_state(dstate, variant):
 
 @jit
 def fill_draws(s, buf):
-    """The stream's next ``len(buf)`` draws (top 32 bits each), computed ahead of play.
+    """The stream's next ``len(buf)`` 32-bit draws, computed ahead of play.
 
-    Drawing ahead keeps the mixing function off the play loop's critical path; the k-th
-    random decision uses ``buf[k]``, exactly the stream's k-th draw.
+    Each 64-bit output gives two draws (its high half, then its low half). Drawing ahead
+    keeps the mixing function off the play loop's critical path; the k-th random decision
+    uses ``buf[k]``, exactly the stream's k-th draw.
     """
-    for j in range(buf.shape[0]):
+    for j in range(0, buf.shape[0], 2):
         s = s + GOLDEN
-        buf[j] = mix64(s) >> _S32
+        x = mix64(s)
+        buf[j] = x >> _S32
+        if j + 1 < buf.shape[0]:
+            buf[j + 1] = x & _LOW32
+    return s
 
 
 @jit
 def scale_draw(x, n):
-    """Map a 32-bit draw to [0, n) (Lemire's multiply-shift, as in ``draw_below``)."""
+    """Map a 32-bit draw to [0, n) (Lemire's multiply-shift; n <= 2**32)."""
     return np.int64((x * np.uint64(n)) >> _S32)
-
-
-@jit
-def draw_below(s, n):
-    """Advance stream state ``s`` once; return (new state, a uniform integer in [0, n)).
-
-    The state is a plain scalar, not an array, so hot loops pay no reference counting.
-    Lemire's multiply-shift maps the draw to [0, n) for n <= 2**32.
-    """
-    s = s + GOLDEN
-    return s, np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
 
 
 def seed_key(seed):

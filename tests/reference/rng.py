@@ -21,22 +21,34 @@ def mix64(z: int) -> int:
 
 
 class Stream:
-    """A splitmix64 stream: ``next()`` adds GOLDEN to the state and mixes it."""
+    """A splitmix64 stream: ``next()`` adds GOLDEN to the state and mixes it.
+
+    Each 64-bit output serves two 32-bit draws: its high half, then its low half.
+    """
 
     def __init__(self, state: int) -> None:
         self.state = state & MASK64
         self.draws = 0  # how many times next() was called (for tests)
+        self._low: int | None = None
 
     def next(self) -> int:
         self.state = (self.state + GOLDEN) & MASK64
         self.draws += 1
         return mix64(self.state)
 
+    def next32(self) -> int:
+        if self._low is not None:
+            low, self._low = self._low, None
+            return low
+        x = self.next()
+        self._low = x & 0xFFFFFFFF
+        return x >> 32
+
     def below(self, n: int) -> int:
-        """An integer in [0, n) from one draw: ((next() >> 32) * n) >> 32."""
+        """An integer in [0, n) from one 32-bit draw: (next32() * n) >> 32."""
         if not 1 <= n <= 1 << 32:
             raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
-        return ((self.next() >> 32) * n) >> 32
+        return (self.next32() * n) >> 32
 
 
 def run_key(seed: int) -> int:

@@ -1,0 +1,954 @@
+"""Many deals: validation, chunking, the executor seam and progress. No numba decorators here.
+
+``run(config, executor=None)`` plays ``config.deals`` deals in every chosen contract variant
+and writes a run directory (see ``io.py``); ``simulate(...)`` does the same in memory and
+returns a pandas DataFrame.
+
+How a run flows: the deals are cut into chunks of ``chunk_size`` (one Parquet part each) and
+every chunk into tasks of at most ``TASK_DEALS`` deals. Tasks go to the executor (by default
+a thread pool; the kernels release the GIL) and return column-ready arrays; the main thread
+assembles each chunk in order and hands it to a single writer thread, which writes the part
+while the pool already plays the next chunk. At most two chunks are in play and one is being
+written, so memory is bounded by the chunk size, never by ``deals``. Every deal's cards and
+play come from (seed, deal index, variant) alone, so any thread count, chunk size or executor
+gives the same results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import secrets
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .options import parse_count, parse_seed
+from .rules import VARIANT_NAMES, parse_variants
+
+DEFAULT_CHUNK = 100_000
+MAX_CHUNK = 1_000_000
+MAX_THREADS = 256
+TASK_DEALS = 8192
+RESULTS_DIR = "results"
+
+ProgressFn = Callable[[int, int], None]
+
+
+def default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class RunError(ValueError):
+    """A run that cannot start or go on (bad options, unwritable directory, full disk)."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a run; the message says how to resume."""
+
+    def __init__(self, message: str, out: Path, deals_done: int):
+        super().__init__(message)
+        self.message = message
+        self.out = out
+        self.deals_done = deals_done
+
+
+# ---------------------------------------------------------------------------------------
+# Configuration
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A resolved, validated run configuration."""
+
+    deals: int
+    seed: int
+    strategies: tuple[str, ...] = ("basic",) * 4
+    contracts: tuple[str, ...] = VARIANT_NAMES
+    chunk_size: int = DEFAULT_CHUNK
+    threads: int = field(default_factory=default_threads)
+    out: Path | None = None
+    resume: bool = False
+    force: bool = False
+    dealer: int = 0
+    seed_drawn: bool = False
+
+    def identity(self) -> dict[str, Any]:
+        """What determines the stored bytes; must match on --resume."""
+        return {
+            "deals": self.deals,
+            "seed": self.seed,
+            "strategies": list(self.strategies),
+            "contracts": list(self.contracts),
+            "dealer": self.dealer,
+            "chunk_size": self.chunk_size,
+        }
+
+    @property
+    def variant_ids(self) -> np.ndarray:
+        return np.array([VARIANT_NAMES.index(c) for c in self.contracts], np.int64)
+
+    @property
+    def strategy_ids(self) -> np.ndarray:
+        from .play import parse_strategies, strategy_array
+
+        return strategy_array(parse_strategies(list(self.strategies)))
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+
+IDENTITY_OPTIONS = ("deals", "seed", "strategies", "contracts", "chunk_size", "dealer")
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _parse_threads(value: Any) -> int:
+    try:
+        n = int(str(value).strip()) if not isinstance(value, int) else value
+    except ValueError:
+        n = -1
+    if isinstance(value, bool) or not 1 <= n <= MAX_THREADS:
+        raise RunError(f"--threads must be a whole number from 1 to {MAX_THREADS}, got {value!r}")
+    return n
+
+
+def _parse_strategies(value: Any) -> tuple[str, ...]:
+    from .play import parse_strategies, strategy_names
+
+    try:
+        return tuple(strategy_names(parse_strategies(value)).split(","))
+    except ValueError as exc:
+        raise RunError(f"--strategies: {exc}") from None
+
+
+def _parse_contracts(value: Any) -> tuple[str, ...]:
+    text = value if isinstance(value, str) else ",".join(str(v) for v in value)
+    try:
+        return tuple(v.name for v in parse_variants(text))
+    except ValueError as exc:
+        raise RunError(f"--contracts: {exc}") from None
+
+
+def _parse_count(value: Any, name: str, maximum: int | None = None) -> int:
+    try:
+        if maximum is None:
+            return parse_count(value, what=_flag(name))
+        return parse_count(value, what=_flag(name), maximum=maximum)
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+
+
+def _parse_seed(value: Any) -> int:
+    try:
+        return parse_seed(value)
+    except ValueError as exc:
+        raise RunError(f"--{exc}") from None
+
+
+def _parse_dealer(value: Any) -> int:
+    if str(value).strip() not in ("0", "1", "2", "3"):
+        raise RunError(f"--dealer must be a seat 0-3, got {value!r}")
+    return int(str(value).strip())
+
+
+def make_config(
+    deals: Any = None,
+    seed: Any = None,
+    strategies: Any = None,
+    contracts: Any = None,
+    threads: Any = None,
+    chunk_size: Any = None,
+    out: Any = None,
+    resume: bool = False,
+    force: bool = False,
+    dealer: Any = None,
+) -> RunConfig:
+    """Validate user values (strings like ``"1e6"`` or Python values) into a RunConfig.
+
+    ``None`` means "not given". With ``resume`` the options not given come from the run's
+    manifest, and the ones given must equal the manifest's (RunError otherwise).
+    """
+    given: dict[str, Any] = {}
+    if deals is not None:
+        given["deals"] = _parse_count(deals, "deals")
+    if seed is not None:
+        given["seed"] = _parse_seed(seed)
+    if strategies is not None:
+        given["strategies"] = _parse_strategies(strategies)
+    if contracts is not None:
+        given["contracts"] = _parse_contracts(contracts)
+    if chunk_size is not None:
+        given["chunk_size"] = _parse_count(chunk_size, "chunk_size", MAX_CHUNK)
+    if dealer is not None:
+        given["dealer"] = _parse_dealer(dealer)
+    n_threads = _parse_threads(threads) if threads is not None else default_threads()
+    out_path = Path(os.path.expanduser(str(out))) if out is not None and str(out) != "" else None
+    if resume and force:
+        raise RunError("--resume and --force exclude each other: resume a run or overwrite it")
+    if resume:
+        from .io import NotARun, read_manifest
+
+        if out_path is None:
+            raise RunError("--resume needs --out DIR: the run directory to complete")
+        try:
+            manifest = read_manifest(out_path)
+        except NotARun as exc:
+            raise RunError(f"--resume: {exc}") from None
+        stored = manifest["config"]
+        for name, value in given.items():
+            have = stored.get(name)
+            if isinstance(value, tuple):
+                value = list(value)
+            if have != value:
+                raise RunError(
+                    f"--resume: {_flag(name)} {_show(value)} differs from the run's "
+                    f"{_show(have)}; resume with the run's options (or leave them out), "
+                    f"or start a new run"
+                )
+        values = {k: stored[k] for k in IDENTITY_OPTIONS}
+        return RunConfig(
+            deals=int(values["deals"]),
+            seed=int(values["seed"]),
+            strategies=tuple(values["strategies"]),
+            contracts=tuple(values["contracts"]),
+            chunk_size=int(values["chunk_size"]),
+            dealer=int(values["dealer"]),
+            threads=n_threads,
+            out=out_path,
+            resume=True,
+            seed_drawn=bool(stored.get("seed_drawn", False)),
+        )
+    if "deals" not in given:
+        raise RunError("--deals is required (a count such as 1e6, 2.5M, 10k or 1_000_000)")
+    drawn = "seed" not in given
+    return RunConfig(
+        deals=given["deals"],
+        seed=given["seed"] if not drawn else secrets.randbits(63),
+        strategies=given.get("strategies", ("basic",) * 4),
+        contracts=given.get("contracts", VARIANT_NAMES),
+        chunk_size=given.get("chunk_size", DEFAULT_CHUNK),
+        dealer=given.get("dealer", 0),
+        threads=n_threads,
+        out=out_path,
+        force=bool(force),
+        seed_drawn=drawn,
+    )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, int):
+        return f"{value:,}" if value >= 10_000 else str(value)
+    return repr(value)
+
+
+# ---------------------------------------------------------------------------------------
+# Tasks: what runs on the executor (module-level and picklable, so any executor works)
+
+
+@dataclass(frozen=True)
+class Task:
+    seed: int
+    start: int
+    n: int
+    dealer: int
+    variants: tuple[int, ...]
+    strategies: tuple[int, ...]
+
+
+@dataclass
+class TaskResult:
+    start: int
+    hands: np.ndarray  # (n, 4) uint64
+    features: np.ndarray  # (N_FEATURES, n) int8
+    scores: np.ndarray  # (4, nv, n) int16
+    tricks: np.ndarray  # (4, nv, n) int8
+    order: np.ndarray  # (4, nv, n) int8
+    cpu_seconds: float
+
+
+_TABLE: np.ndarray | None = None
+
+
+def _table() -> np.ndarray:
+    global _TABLE
+    if _TABLE is None:
+        from ._core.ruleset import standard_table
+
+        _TABLE = standard_table()
+    return _TABLE
+
+
+def play_task(task: Task) -> TaskResult:
+    """Play deals ``[task.start, task.start + task.n)`` in every variant; column layout out."""
+    from ._core import kernels as K
+    from ._core.features import N_FEATURES, hand_features, result_columns
+    from ._core.rng import seed_key
+
+    c0 = time.thread_time()
+    n, nv = task.n, len(task.variants)
+    variants = np.array(task.variants, np.int64)
+    strat = np.array(task.strategies, np.int64)
+    hands = np.empty((n, 4), np.uint64)
+    scores = np.empty((n, nv, 4), np.int16)
+    tricks = np.empty((n, nv, 4), np.int8)
+    order = np.empty((n, nv, 4), np.int8)
+    K.simulate_batch(
+        seed_key(task.seed),
+        task.start,
+        task.dealer,
+        variants,
+        strat,
+        _table(),
+        hands,
+        scores,
+        tricks,
+        order,
+    )
+    feats = np.empty((N_FEATURES, n), np.int8)
+    hand_features(hands, feats)
+    s_cols = np.empty((4, nv, n), np.int16)
+    t_cols = np.empty((4, nv, n), np.int8)
+    o_cols = np.empty((4, nv, n), np.int8)
+    result_columns(scores, tricks, order, s_cols, t_cols, o_cols)
+    return TaskResult(task.start, hands, feats, s_cols, t_cols, o_cols, time.thread_time() - c0)
+
+
+def warm_kernels() -> float:
+    """Compile or load every kernel a run uses; the seconds it took."""
+    t0 = time.perf_counter()
+    play_task(Task(0, 0, 2, 0, tuple(range(12)), (1, 0, 1, 0)))
+    return time.perf_counter() - t0
+
+
+# ---------------------------------------------------------------------------------------
+# The chunk pipeline
+
+
+@dataclass
+class _Stats:
+    task_cpu: float = 0.0
+    write_cpu: float = 0.0
+    write_wait: float = 0.0
+    write_tail: float = 0.0
+    deals_played: int = 0
+
+
+def _chunk_tasks(cfg: RunConfig, index: int, threads: int) -> list[Task]:
+    start = index * cfg.chunk_size
+    n = min(cfg.chunk_size, cfg.deals - start)
+    pieces = max(threads, -(-n // TASK_DEALS))
+    pieces = min(pieces, n)
+    size = -(-n // pieces)
+    variants = tuple(int(v) for v in cfg.variant_ids)
+    strategies = tuple(int(s) for s in cfg.strategy_ids)
+    return [
+        Task(cfg.seed, start + a, min(size, n - a), cfg.dealer, variants, strategies)
+        for a in range(0, n, size)
+    ]
+
+
+def _assemble(cfg: RunConfig, index: int, results: list[TaskResult]):
+    from .io import Chunk
+
+    results = sorted(results, key=lambda r: r.start)
+    start = index * cfg.chunk_size
+
+    def cat(name: str, axis: int) -> np.ndarray:
+        arrays = [getattr(r, name) for r in results]
+        return arrays[0] if len(arrays) == 1 else np.concatenate(arrays, axis=axis)
+
+    return Chunk(
+        start=start,
+        variants=cfg.variant_ids,
+        hands=cat("hands", 0),
+        features=cat("features", 1),
+        scores=cat("scores", 2),
+        tricks=cat("tricks", 2),
+        order=cat("order", 2),
+    )
+
+
+class _Progress:
+    """Counts finished deals (from task futures) and reports them at most ~10 times a second."""
+
+    def __init__(self, total: int, already: int, fn: ProgressFn | None):
+        self.total = total
+        self.done = already
+        self.fn = fn
+        self._last = 0.0
+        self._lock = threading.Lock()
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self.done += n
+
+    def __call__(self, force: bool = False) -> None:
+        if self.fn is None:
+            return
+        now = time.monotonic()
+        if force or now - self._last >= 0.1:
+            self._last = now
+            self.fn(self.done, self.total)
+
+
+def _count_done(prog: _Progress, fut: Future, n: int) -> None:
+    if not fut.cancelled() and fut.exception() is None:
+        prog.add(n)
+
+
+def _played_chunks(cfg, indices, executor, threads, stats, prog: _Progress | None = None):
+    """Yield (index, Chunk) in order, keeping the executor busy with the next chunk."""
+    todo = deque(indices)
+    inflight: deque[tuple[int, list[Future]]] = deque()
+
+    def tick() -> None:
+        if prog is not None:
+            prog()
+
+    def submit(task: Task) -> Future:
+        fut = executor.submit(play_task, task)
+        if prog is not None:
+            fut.add_done_callback(
+                lambda f, n=task.n: (
+                    prog.add(n) if not f.cancelled() and f.exception() is None else None
+                )
+            )
+        return fut
+
+    try:
+        while todo or inflight:
+            while todo and len(inflight) < 2:
+                k = todo.popleft()
+                inflight.append((k, [submit(t) for t in _chunk_tasks(cfg, k, threads)]))
+            k, futures = inflight[0]
+            pending = set(futures)
+            while pending:
+                _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                tick()
+            inflight.popleft()
+            results = [f.result() for f in futures]
+            for r in results:
+                stats.task_cpu += r.cpu_seconds
+            yield k, _assemble(cfg, k, results)
+    finally:
+        for _, futures in inflight:
+            for f in futures:
+                f.cancel()
+        # tasks already running cannot be stopped; they finish within a task's time
+        wait([f for _, fs in inflight for f in fs])
+
+
+# ---------------------------------------------------------------------------------------
+# Run directories
+
+
+@dataclass
+class RunResult:
+    """What a finished (or resumed-and-finished) run did; ``to_dict()`` is the --json doc."""
+
+    out: Path
+    seed: int
+    seed_drawn: bool
+    deals: int
+    contracts: list[str]
+    strategies: list[str]
+    rows: int
+    parts: int
+    files: list[str]
+    bytes: int
+    deals_this_session: int
+    resumed: bool
+    threads: int
+    wall_seconds: float
+    compile_seconds: float
+    simulate_cpu_seconds: float
+    write_cpu_seconds: float
+    write_tail_seconds: float
+    state: str = "complete"
+
+    @property
+    def deals_per_second(self) -> float:
+        busy = self.wall_seconds - self.compile_seconds
+        return self.deals_this_session / busy if busy > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["out"] = str(self.out)
+        d["manifest"] = str(self.out / "_manifest.json")
+        d["deals_per_second"] = self.deals_per_second
+        return d
+
+
+def _versions() -> dict[str, str]:
+    import numba
+    import pyarrow
+
+    from . import __version__
+    from ._core._jit import _source_hash
+
+    return {
+        "bonken_sim": __version__,
+        "engine": _source_hash(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "pyarrow": pyarrow.__version__,
+        "python": platform.python_version(),
+    }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def default_out(seed: int, base: Path | str = RESULTS_DIR) -> Path:
+    """A new directory ``results/run-<UTC time>-seed<seed>[-k]``; created here, so two runs
+    started at the same second never share one."""
+    base = Path(base)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"cannot create {base}/: {exc.strerror or exc}") from None
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    for k in range(1, 10_000):
+        path = base / (f"run-{stamp}-seed{seed}" + (f"-{k}" if k > 1 else ""))
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise RunError(f"cannot create {path}: {exc.strerror or exc}") from None
+    raise RunError(f"cannot find a free run directory name under {base}")  # pragma: no cover
+
+
+def _our_files(root: Path) -> list[Path]:
+    """Files a run writes (parts, deals parts, manifest, temporaries), for --force/--resume."""
+    from .io import DEALS_DIR, MANIFEST
+
+    found = [p for p in root.glob("part-*.parquet")]
+    found += [p for p in root.glob(".part-*.parquet.tmp")]
+    found += [p for p in root.glob(f".{MANIFEST}.tmp")]
+    deals = root / DEALS_DIR
+    if deals.is_dir():
+        found += list(deals.glob("part-*.parquet")) + list(deals.glob(".part-*.parquet.tmp"))
+    return found
+
+
+_PART_FILES = (("file", "bytes", "sha256"), ("deals_file", "deals_bytes", "deals_sha256"))
+
+
+def _prepare(cfg: RunConfig, versions: dict) -> tuple[Path, dict, list[int]]:
+    """Create, clean or reopen the run directory; returns (root, manifest, chunks to play)."""
+    from .io import DEALS_DIR, FORMAT, MANIFEST, SCHEMA_VERSION, read_manifest, sha256_file
+
+    if cfg.resume:
+        assert cfg.out is not None
+        root = cfg.out
+        manifest = read_manifest(root)
+        if (
+            manifest.get("versions", {}).get("bonken_sim") != versions["bonken_sim"]
+            or manifest.get("versions", {}).get("engine") != versions["engine"]
+        ):
+            raise RunError(
+                f"--resume: {root} was written by another version of bonken-sim or its engine "
+                f"({manifest.get('versions', {}).get('bonken_sim')}, engine "
+                f"{manifest.get('versions', {}).get('engine')}; this is {versions['bonken_sim']}, "
+                f"engine {versions['engine']}); start a new run or use --force"
+            )
+        for p in root.glob(".part-*.parquet.tmp"):
+            p.unlink(missing_ok=True)
+        for p in (root / DEALS_DIR).glob(".part-*.parquet.tmp"):
+            p.unlink(missing_ok=True)
+        good = []
+        for part in manifest.get("parts", []):
+            ok = all(
+                (root / part[f]).is_file()
+                and (root / part[f]).stat().st_size == part[b]
+                and sha256_file(root / part[f]) == part[s]
+                for f, b, s in (
+                    ("file", "bytes", "sha256"),
+                    ("deals_file", "deals_bytes", "deals_sha256"),
+                )
+            )
+            if ok:
+                good.append(part)
+        manifest["parts"] = good
+        done = {p["index"] for p in good}
+        todo = [k for k in range(cfg.n_chunks) if k not in done]
+        if todo:
+            manifest["state"] = "incomplete"
+        (root / DEALS_DIR).mkdir(exist_ok=True)
+        return root, manifest, todo
+
+    if cfg.out is None:
+        root = default_out(cfg.seed)
+    else:
+        root = cfg.out
+        if root.exists() and not root.is_dir():
+            raise RunError(f"--out {root} exists and is not a directory")
+        if root.is_dir():
+            if (root / MANIFEST).exists():
+                if not cfg.force:
+                    raise RunError(
+                        f"--out {root} already holds a run; use --force to overwrite it or "
+                        f"--resume to complete it"
+                    )
+                for p in _our_files(root):
+                    p.unlink(missing_ok=True)
+                (root / MANIFEST).unlink(missing_ok=True)
+            elif any(p.name != DEALS_DIR for p in root.iterdir()) or any(
+                (root / DEALS_DIR).glob("*")
+            ):
+                raise RunError(
+                    f"--out {root} exists and is not empty, and it is not a bonken-sim run "
+                    f"directory; choose a new directory (nothing there is touched)"
+                )
+        else:
+            try:
+                root.mkdir(parents=True)
+            except OSError as exc:
+                raise RunError(f"cannot create --out {root}: {exc.strerror or exc}") from None
+    try:
+        (root / DEALS_DIR).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"cannot write in --out {root}: {exc.strerror or exc}") from None
+    manifest = {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "state": "incomplete",
+        "config": {**cfg.identity(), "seed_drawn": cfg.seed_drawn, "threads": cfg.threads},
+        "versions": versions,
+        "tables": {
+            "results": "part-*.parquet: one row per (deal, contract variant)",
+            "deals": f"{DEALS_DIR}/part-*.parquet: one row per deal (hands, hand features)",
+        },
+        "created": _now(),
+        "updated": None,
+        "completed": None,
+        "deals_done": 0,
+        "rows": 0,
+        "parts": [],
+        "sessions": [],
+    }
+    return root, manifest, list(range(cfg.n_chunks))
+
+
+def _save(root: Path, manifest: dict) -> None:
+    from .io import write_manifest
+
+    manifest["parts"].sort(key=lambda p: p["index"])
+    manifest["deals_done"] = sum(p["deals"] for p in manifest["parts"])
+    manifest["rows"] = sum(p["rows"] for p in manifest["parts"])
+    manifest["updated"] = _now()
+    try:
+        write_manifest(root, manifest)
+    except OSError as exc:
+        raise RunError(f"cannot write {root / '_manifest.json'}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """In the main thread, SIGTERM stops a run like Ctrl-C does (manifest saved)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextlib.contextmanager
+def _no_interrupts():
+    """Ignore Ctrl-C while saving the manifest after an interrupt (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _resume_hint(root: Path) -> str:
+    return f"bonken-sim run --resume --out {root}"
+
+
+def run(
+    config: RunConfig | None = None,
+    executor: Executor | None = None,
+    *,
+    progress: ProgressFn | None = None,
+    on_start: Callable[[RunConfig, int], None] | None = None,
+    **options: Any,
+) -> RunResult:
+    """Play a run and write its directory, exactly as ``bonken-sim run`` does.
+
+        Pass a RunConfig or the options as keywords (``deals``, ``seed``, ``strategies``,
+        ``contracts``, ``threads``, ``chunk_size``, ``out``, ``resume``, ``force``). ``executor``
+        is any ``concurrent.futures.Executor`` (a process pool, a Dask client's executor); by
+        default a thread pool of ``threads`` threads. ``progress(done, total)`` is called about
+        ten times a second with the number of deals finished; ``on_start(config, deals_done)`` once
+    the run directory is ready.
+
+        >>> import bonken_sim, tempfile
+        >>> r = bonken_sim.run(deals=2000, seed=7, out=tempfile.mkdtemp() + "/run")
+        >>> r.rows, r.parts
+        (24000, 1)
+    """
+    if config is None:
+        config = make_config(**options)
+    elif options:
+        raise TypeError("give either a RunConfig or options, not both")
+    cfg = config
+    t_start = time.perf_counter()
+    versions = _versions()
+    root, manifest, todo = _prepare(cfg, versions)
+    cfg = replace(cfg, out=root)
+    session: dict[str, Any] = {
+        "started": _now(),
+        "threads": cfg.threads,
+        "deals": 0,
+        "finished": None,
+    }
+    manifest["sessions"].append(session)
+    manifest["config"]["threads"] = cfg.threads
+    _save(root, manifest)
+
+    meta = {
+        "config": cfg.identity(),
+        "versions": {k: versions[k] for k in ("bonken_sim", "engine", "numba", "numpy")},
+    }
+    stats = _Stats()
+    already = sum(p["deals"] for p in manifest["parts"])
+    if on_start is not None:
+        on_start(cfg, already)
+    prog = _Progress(cfg.deals, already, progress)
+    own_pool = executor is None
+    pool = (
+        executor
+        if executor is not None
+        else ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-sim")
+    )
+    writer = ThreadPoolExecutor(1, thread_name_prefix="bonken-sim-writer")
+    state: dict[str, Any] = {"chunks": None, "write": None}
+    compile_s = 0.0
+
+    def write(index: int, chunk) -> tuple[dict, float]:
+        from .io import write_chunk
+
+        c0 = time.thread_time()
+        entry = write_chunk(root, index, chunk, meta)
+        return entry, time.thread_time() - c0
+
+    def collect() -> None:
+        fut = state["write"]
+        t0 = time.perf_counter()
+        while True:
+            try:
+                entry, cpu = fut.result(timeout=0.1)
+                break
+            except TimeoutError:
+                prog()
+        stats.write_wait += time.perf_counter() - t0
+        stats.write_cpu += cpu
+        manifest["parts"].append(entry)
+        state["write"] = None
+        session["deals"] += entry["deals"]
+        _save(root, manifest)
+
+    interrupted = False
+    try:
+        with _sigterm_as_interrupt():
+            try:
+                compile_s = warm_kernels()
+                prog(force=True)
+                threads = getattr(pool, "_max_workers", cfg.threads)
+                state["chunks"] = _played_chunks(cfg, todo, pool, threads, stats, prog)
+                for index, chunk in state["chunks"]:
+                    stats.deals_played += chunk.n
+                    if state["write"] is not None:
+                        collect()
+                    state["write"] = writer.submit(write, index, chunk)
+                if state["write"] is not None:
+                    t0 = time.perf_counter()
+                    collect()
+                    stats.write_tail = time.perf_counter() - t0
+            except KeyboardInterrupt:
+                interrupted = True
+    except OSError as exc:
+        _abandon(state, pool, own_pool, writer, root, manifest)
+        name = getattr(exc, "filename", None)
+        where = f" ({name})" if name else ""
+        raise RunError(f"cannot write the run in {root}{where}: {exc.strerror or exc}") from None
+    except BaseException:
+        _abandon(state, pool, own_pool, writer, root, manifest)
+        raise
+    if interrupted:
+        with _no_interrupts():
+            _abandon(state, pool, own_pool, writer, root, manifest)
+        done = sum(p["deals"] for p in manifest["parts"])
+        raise RunInterrupted(
+            f"interrupted: {done:,} of {cfg.deals:,} deals are saved in {root}; "
+            f"resume with: {_resume_hint(root)}",
+            root,
+            done,
+        )
+    writer.shutdown(wait=True)
+    if own_pool:
+        pool.shutdown(wait=True)
+    manifest["state"] = "complete"
+    manifest["completed"] = manifest["completed"] or _now()
+    wall = time.perf_counter() - t_start
+    session["finished"] = _now()
+    session["wall_seconds"] = round(wall, 3)
+    session["compile_seconds"] = round(compile_s, 3)
+    session["simulate_cpu_seconds"] = round(stats.task_cpu, 3)
+    session["write_cpu_seconds"] = round(stats.write_cpu, 3)
+    session["write_tail_seconds"] = round(stats.write_tail, 3)
+    _save(root, manifest)
+    prog(force=True)
+    parts = manifest["parts"]
+    return RunResult(
+        out=root,
+        seed=cfg.seed,
+        seed_drawn=cfg.seed_drawn,
+        deals=cfg.deals,
+        contracts=list(cfg.contracts),
+        strategies=list(cfg.strategies),
+        rows=manifest["rows"],
+        parts=len(parts),
+        files=[p["file"] for p in parts] + [p["deals_file"] for p in parts],
+        bytes=sum(p["bytes"] + p["deals_bytes"] for p in parts),
+        deals_this_session=stats.deals_played,
+        resumed=cfg.resume,
+        threads=cfg.threads,
+        wall_seconds=wall,
+        compile_seconds=compile_s,
+        simulate_cpu_seconds=stats.task_cpu,
+        write_cpu_seconds=stats.write_cpu,
+        write_tail_seconds=stats.write_tail,
+    )
+
+
+def _abandon(state, pool, own_pool, writer, root, manifest) -> None:
+    """Stop everything after an interrupt or error: cancel queued tasks, let running ones and
+    the current write finish (a finished part is kept), save the manifest as incomplete."""
+    if state["chunks"] is not None:
+        with contextlib.suppress(BaseException):
+            state["chunks"].close()
+    if own_pool:
+        pool.shutdown(wait=True, cancel_futures=True)
+    if state["write"] is not None:
+        try:
+            entry, _ = state["write"].result()
+            if entry["index"] not in {p["index"] for p in manifest["parts"]}:
+                manifest["parts"].append(entry)
+        except BaseException:  # the part was not renamed; its temporary file is gone
+            pass
+    writer.shutdown(wait=True, cancel_futures=True)
+    manifest["state"] = "incomplete"
+    with contextlib.suppress(RunError):
+        _save(root, manifest)
+
+
+# ---------------------------------------------------------------------------------------
+# In memory
+
+
+def simulate(
+    deals: Any,
+    seed: Any = None,
+    strategies: Any = "basic",
+    contracts: Any = "all",
+    *,
+    threads: Any = None,
+    features: bool = True,
+    executor: Executor | None = None,
+):
+    """Play ``deals`` deals in every chosen contract variant and return a pandas DataFrame.
+
+    One row per (deal, variant), ordered by deal then variant, with the columns of a run's
+    results (see the README) and, with ``features=True``, the deal's hands and hand features
+    on every row. The seed (drawn when not given) is in ``df.attrs["seed"]``. Memory grows
+    with ``deals``; for large runs use ``run`` and read the Parquet directory.
+
+    >>> import bonken_sim
+    >>> df = bonken_sim.simulate(deals=100, seed=1, contracts="bukken,troeven_H")
+    >>> len(df), df.groupby("variant", observed=True)["score_0"].sum().to_dict()["bukken"] <= 0
+    (200, True)
+    """
+    import pyarrow as pa
+
+    from .io import DEAL_COLUMNS, deals_schema, deals_table, results_schema, results_table
+
+    cfg = make_config(
+        deals=deals, seed=seed, strategies=strategies, contracts=contracts, threads=threads
+    )
+    cfg = replace(cfg, chunk_size=min(cfg.deals, MAX_CHUNK))
+    own_pool = executor is None
+    pool = executor if executor is not None else ThreadPoolExecutor(cfg.threads)
+    stats = _Stats()
+    tables = []
+    rs, ds_ = results_schema(), deals_schema()
+    try:
+        threads = getattr(pool, "_max_workers", cfg.threads)
+        gen = _played_chunks(cfg, range(cfg.n_chunks), pool, threads, stats)
+        with contextlib.closing(gen):
+            for _, chunk in gen:
+                res = results_table(chunk, rs)
+                nv = len(chunk.variants)
+                perm = np.arange(nv * chunk.n).reshape(nv, chunk.n).T.reshape(-1)
+                res = res.take(pa.array(perm))
+                if features:
+                    dl = deals_table(chunk, ds_)
+                    rep = pa.array(np.repeat(np.arange(chunk.n), nv))
+                    dl = dl.select(list(DEAL_COLUMNS[1:])).take(rep)
+                    for name in dl.column_names:
+                        res = res.append_column(dl.schema.field(name), dl.column(name))
+                tables.append(res)
+    finally:
+        if own_pool:
+            pool.shutdown(wait=True, cancel_futures=True)
+    table = pa.concat_tables(tables).replace_schema_metadata(None)
+    frame = table.to_pandas()
+    frame.attrs["seed"] = cfg.seed
+    frame.attrs["config"] = cfg.identity()
+    return frame
+
+
+__all__ = [
+    "DEFAULT_CHUNK",
+    "RunConfig",
+    "RunError",
+    "RunInterrupted",
+    "RunResult",
+    "make_config",
+    "run",
+    "simulate",
+]
