@@ -7,6 +7,7 @@ __version__ = "0.1.0"
 
 from .play import IllegalPlay, Playout, deal_hands, play, replay  # noqa: E402
 from .rules import VARIANTS, Contract, Strategy, Variant  # noqa: E402
+from .simulate import RunConfig, RunResult, run, simulate  # noqa: E402
 
 __all__ = [
     "VARIANTS",
@@ -19,4 +20,8 @@ __all__ = [
     "deal_hands",
     "play",
     "replay",
+    "RunConfig",
+    "RunResult",
+    "run",
+    "simulate",
 ]
