@@ -88,9 +88,8 @@ def standard_table() -> np.ndarray:
                 classes[pts] = classes.get(pts, 0) | 1 << c
         if len(classes) > 2:
             raise ValueError(f"variant {v}: more than two penalty card values")
-        for (pts, mask), (f_mask, f_pts) in zip(
-            sorted(classes.items()), ((F_PTS_A_MASK, F_PTS_A), (F_PTS_B_MASK, F_PTS_B))
-        ):
+        slots = ((F_PTS_A_MASK, F_PTS_A), (F_PTS_B_MASK, F_PTS_B))
+        for (pts, mask), (f_mask, f_pts) in zip(sorted(classes.items()), slots, strict=False):
             t[v, f_mask] = mask
             t[v, f_pts] = pts
         t[v, F_TOTAL] = (

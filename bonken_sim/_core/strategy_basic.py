@@ -4,6 +4,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import (
+    ALL52,
     SUIT_MASKS,
     U0,
     U1,
@@ -22,41 +23,35 @@ from .cards import (
 
 @jit
 def neg_lead(L, out, pen):
-    """L4 exit: the low card with the most outstanding cards above it; never a penalty card."""
-    best_k1 = -1
-    best_k2 = -100
-    best_c = -1
+    """L4 exit: the low card with the most outstanding cards above it; never a penalty card.
+
+    Each suit's key is packed into one integer (the suit index last, inverted, so ties go to
+    the lowest suit) and the maximum taken without data-dependent branches.
+    """
+    best = np.int64(-1)
     for s in range(4):
         m = L & SUIT_MASKS[s] & ~pen
-        if m == U0:
-            continue
         low = lowest(m)
         na = npop(out & above(low))
         nb = npop(out & below(low))
-        k1 = 1 if na > 0 else 0
-        k2 = na - nb
-        if k1 > best_k1 or (k1 == best_k1 and k2 > best_k2):
-            best_k1 = k1
-            best_k2 = k2
-            best_c = low
-    if best_c < 0:
-        return lo_card(L)
-    return best_c
+        key = ((np.int64(na > 0) << 12) | ((na - nb + 64) << 4) | (3 - s)) << 6 | low
+        best = max(best, key if m != U0 else np.int64(-1))
+    return best & 63 if best >= 0 else lo_card(L)
 
 
 @jit
 def neg_follow(L, wcard, pen, pos):
-    """Duck with the highest (penalty) card; if forced, high when last, low otherwise."""
+    """Duck with the highest (penalty) card; if forced, high when last, low otherwise.
+
+    Written as selects rather than branches: which case applies is unpredictable.
+    """
     ducks = L & below(wcard)
-    if ducks != U0:
-        dp = ducks & pen
-        if dp != U0:
-            return highest(dp)
-        return highest(ducks)
+    dp = ducks & pen
+    duck = highest(dp if dp != U0 else ducks)
     nonpen = L & ~pen
-    if pos == 3:
-        return highest(nonpen) if nonpen != U0 else highest(L)
-    return lowest(nonpen) if nonpen != U0 else lowest(L)
+    forced_set = nonpen if nonpen != U0 else L
+    forced = highest(forced_set) if pos == 3 else lowest(forced_set)
+    return duck if ducks != U0 else forced
 
 
 @jit
@@ -64,6 +59,7 @@ def danger(hs, outs):
     """turbo-hearts danger of one suit (13-bit fields of my cards and the outstanding ones)."""
     skip = npop(hs) - npop(outs)
     total = 0
+    n_out = npop(outs)
     m = hs
     while m != U0:
         r = highest(m)
@@ -71,50 +67,49 @@ def danger(hs, outs):
         if skip > 0:
             skip -= 1
             continue
-        total += npop(outs & ((U1 << np.uint64(r)) - U1)) - npop(outs >> np.uint64(r + 1))
+        # n_below - n_above = 2 * n_below - |outs|
+        total += 2 * npop(outs & ((U1 << np.uint64(r)) - U1)) - n_out
     return total
 
 
 @jit
+def _discard_key(cls, bonus, s, top_r, gap_ok, po_low, base):
+    """Packed discard key of the best card of one class in one suit (-1 if the class is empty):
+    within a class only the highest card can win, since every term grows with rank."""
+    r = highest(cls)
+    sc = bonus + r + base + (15 if r > po_low else 0) + (10 if (r == top_r and gap_ok) else 0)
+    return (sc << 6) | (13 * s + r) if cls != U0 else np.int64(-1)
+
+
+@jit
 def neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts):
+    """The card with the largest discard score (docs/ENGINE.md); ties: highest card index."""
     pen_out = pen & out
-    best = -(1 << 40)
-    best_c = -1
+    best = np.int64(-1)
     for s in range(4):
         hs = field(H, s)
         if hs == U0:
             continue
         outs = field(out, s)
         d = danger(hs, outs)
-        d3 = 3 * d if d > 0 else 0
         n = npop(hs)
-        single = 20 if (n == 1 and outs != U0) else 0
+        base = (3 * d if d > 0 else 0) + (20 if (n == 1 and outs != U0) else 0)
         top_r = highest(hs)
-        gap_ok = False
-        if n >= 2:
-            second = highest(hs & ~(U1 << np.uint64(top_r)))
-            gap_ok = top_r - second > 5
-        m = hs
-        while m != U0:
-            r = lowest(m)
-            m &= m - U1
-            c = 13 * s + r
-            cb = U1 << np.uint64(c)
-            sc = r + d3 + single
-            if top & cb:
-                sc += 1000
-            if a_mask & cb:
-                sc -= 10 * a_pts
-            elif b_mask & cb:
-                sc -= 10 * b_pts
-            if pen_out & below(c):
-                sc += 15
-            if r == top_r and gap_ok:
-                sc += 10
-            if sc >= best:
-                best = sc
-                best_c = c
-    return best_c
+        second = highest(hs & ~(U1 << np.uint64(top_r)))
+        gap_ok = n >= 2 and top_r - second > 5
+        po = field(pen_out, s)
+        po_low = lowest(po) if po != U0 else 99
+        ts = field(top, s)
+        fa = field(a_mask, s)
+        fb = field(b_mask, s)
+        a_bonus = -10 * a_pts
+        b_bonus = -10 * b_pts
+        best = max(best, _discard_key(hs & ts & fa, 1000 + a_bonus, s, top_r, gap_ok, po_low, base))
+        best = max(best, _discard_key(hs & ts & fb, 1000 + b_bonus, s, top_r, gap_ok, po_low, base))
+        best = max(best, _discard_key(hs & ~ts & fa, a_bonus, s, top_r, gap_ok, po_low, base))
+        best = max(best, _discard_key(hs & ~ts & fb, b_bonus, s, top_r, gap_ok, po_low, base))
+        best = max(best, _discard_key(hs & ~fa & ~fb, 0, s, top_r, gap_ok, po_low, base))
+    return best & 63
 
 
 # --- laatste slag ---------------------------------------------------------------------
@@ -146,12 +141,9 @@ def keep_min(M, out):
 def masters(M, out):
     """The cards of M with no outstanding card of their suit above them."""
     res = U0
-    m = M
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        if out & above(c) == U0:
-            res |= U1 << np.uint64(c)
+    for s in range(4):
+        o = out & SUIT_MASKS[s]
+        res |= M & SUIT_MASKS[s] & (above(highest(o)) if o != U0 else ALL52)
     return res
 
 
@@ -171,6 +163,11 @@ def laatste_choice(H, L, out, pos, led, wcard):
     return keep_min(H, out)
 
 
+# Seat bit q of a 4-bit seat mask spread to bit 4*q, to test a suit's void bits at once.
+_SPREAD = np.array(
+    [sum(1 << (4 * q) for q in range(4) if m >> q & 1) for m in range(16)], dtype=np.int64
+)
+
 # --- troeven ---------------------------------------------------------------------------
 
 
@@ -180,10 +177,7 @@ def void_in(voids, seat_mask, s):
 
     ``voids`` packs the known voids as bit ``4*seat + suit``.
     """
-    for q in range(4):
-        if (seat_mask >> q) & 1 and (voids >> (4 * q + s)) & 1:
-            return True
-    return False
+    return (voids >> s) & _SPREAD[seat_mask] != 0
 
 
 @jit
@@ -296,11 +290,11 @@ def troeven_void(H, out, trump, voids, pos, led, wcard, later):
 
 @jit
 def domino_choice(H, L, open_rank):
-    best_c = -1
-    b1 = -1
-    b2 = -1
-    b3 = -1
-    b4 = -1
+    """Largest (unlock, reach, count, nogift) over the legal cards; ties: lowest card index.
+
+    The four criteria are packed into one integer per card, compared once.
+    """
+    best = np.int64(-1)
     m = L
     while m != U0:
         c = lowest(m)
@@ -308,31 +302,23 @@ def domino_choice(H, L, open_rank):
         s = c // 13
         r = c % 13
         mine = field(H, s) & ~(U1 << np.uint64(r))
+        up = mine >> np.uint64(r + 1)  # my cards above r, shifted so bit 0 is rank r+1
+        down = mine & ((U1 << np.uint64(r)) - U1)
+        reach_up = highest(up) + 1 if up != U0 else 0
+        reach_down = r - lowest(down) if down != U0 else 0
         if r == open_rank:
-            beyond = mine
-            reach = 0
-            if beyond != U0:
-                reach = max(highest(beyond) - r, r - lowest(beyond))
-            nogift = 1 if (r > 0 and (mine >> np.uint64(r - 1)) & U1) or (
-                r < 12 and (mine >> np.uint64(r + 1)) & U1
-            ) else 0
+            beyond_n = npop(mine)
+            reach = max(reach_up, reach_down)
+            nogift = (up & U1) | ((down >> np.uint64(r - 1)) & U1) if r > 0 else up & U1
         elif r > open_rank:
-            beyond = mine & ~((U1 << np.uint64(r + 1)) - U1)
-            reach = highest(beyond) - r if beyond != U0 else 0
-            nogift = 1 if r == 12 or (mine >> np.uint64(r + 1)) & U1 else 0
+            beyond_n = npop(up)
+            reach = reach_up
+            nogift = np.uint64(r == 12) | (up & U1)
         else:
-            beyond = mine & ((U1 << np.uint64(r)) - U1)
-            reach = r - lowest(beyond) if beyond != U0 else 0
-            nogift = 1 if r == 0 or (mine >> np.uint64(r - 1)) & U1 else 0
-        unlock = 1 if beyond != U0 else 0
-        count = npop(beyond)
-        if unlock > b1 or (
-            unlock == b1
-            and (reach > b2 or (reach == b2 and (count > b3 or (count == b3 and nogift > b4))))
-        ):
-            b1 = unlock
-            b2 = reach
-            b3 = count
-            b4 = nogift
-            best_c = c
-    return best_c
+            beyond_n = npop(down)
+            reach = reach_down
+            nogift = np.uint64(r == 0) | ((down >> np.uint64(r - 1)) & U1) if r > 0 else U1
+        unlock = 1 if beyond_n > 0 else 0
+        key = (((unlock << 4 | reach) << 4 | beyond_n) << 1 | np.int64(nogift)) << 6 | (63 - c)
+        best = max(best, key)
+    return 63 - (best & 63)
