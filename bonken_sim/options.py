@@ -16,11 +16,13 @@ def parse_count(text: str | int, what: str = "count", maximum: int = MAX_COUNT) 
     if isinstance(text, int):
         value = text
     else:
-        s = str(text).strip().replace("_", "").replace(",", "")
+        s = str(text).strip().replace("_", "")
         m = re.fullmatch(r"([0-9]*\.?[0-9]+)(?:[eE]([+]?[0-9]+))?([kKmMgGbB]?)", s)
         if not m:
             raise ValueError(f"{what} must be a positive whole number like 1e6, 2.5M, 10k or 1_000_000, got {text!r}")
         mantissa, exp, suffix = m.groups()
+        if exp is not None and int(exp) > 15:
+            raise ValueError(f"{what} {text!r} is more than the supported maximum {maximum:,}")
         digits = mantissa.replace(".", "")
         decimals = len(mantissa) - mantissa.index(".") - 1 if "." in mantissa else 0
         scale = 10 ** int(exp or 0) * _SUFFIX.get(suffix.lower(), 1)

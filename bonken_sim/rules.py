@@ -138,12 +138,15 @@ def card_str(c: int) -> str:
     return RANKS[c % 13] + SUITS[c // 13]
 
 
-_CARD_RE = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♦♥♠])$", re.IGNORECASE)
+_CARD_RE = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♦♥♠])$")
 
 
 def parse_card(text: str) -> int:
     """Card text to index: rank ``2-9 T J Q K A`` (or ``10``) then suit ``C D H S``."""
-    m = _CARD_RE.match(text.strip().upper())
+    # Upper-case ASCII letters only: str.upper() maps some non-ASCII letters onto ASCII ones
+    # (the long s becomes S), and such input must not pass for a card.
+    folded = "".join(ch.upper() if ch.isascii() else ch for ch in text.strip())
+    m = _CARD_RE.match(folded)
     if not m:
         raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. QS, TH, 10H, 2C)")
     rank_txt, suit_txt = m.groups()
