@@ -264,6 +264,35 @@ def replay(files, quiet):
 
 
 @cli.command()
+@click.option("--deals", default="200k", show_default=True, callback=_count,
+              help="Fresh deals per timed repeat.")
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(1, 100),
+              help="Timed repeats; medians are reported.")
+@click.option("--threads", default="1,2", show_default=True,
+              help="Thread counts to measure, comma-separated.")
+@click.option("--reference-deals", default=40, show_default=True, type=click.IntRange(0, 10_000),
+              help="Deals for the pure-Python reference speed-up (0 to skip).")
+@click.option("--out", "out_dir", default="benchmarks/results", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="Folder for the JSON result.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
+def bench(deals, repeats, threads, reference_deals, out_dir, as_json):
+    """Measure deal-playouts per second per strategy, variant and thread count."""
+    from .bench import run_bench
+
+    try:
+        counts = tuple(int(t) for t in threads.split(","))
+    except ValueError:
+        raise UserError(f"--threads must be a comma list of whole numbers, got {threads!r}") from None
+    if not counts or any(t < 1 or t > 256 for t in counts):
+        raise UserError(f"--threads must be between 1 and 256, got {threads!r}")
+    echo = (lambda *a, **k: None) if as_json else click.echo
+    result = _wrap(run_bench, deals=deals, repeats=repeats, threads=counts,
+                   reference_deals=reference_deals, out_dir=out_dir, echo=echo)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+
+
+@cli.command()
 def warmup():
     """Compile every numba kernel into the on-disk cache and say how long it took."""
     from ._core._jit import cache_dir
