@@ -13,6 +13,7 @@ from .cards import (
     field,
     hi_card,
     highest,
+    kth_lowest,
     lo_card,
     lowest,
     npop,
@@ -54,22 +55,47 @@ def neg_follow(L, wcard, pen, pos):
     return duck if ducks != U0 else forced
 
 
+def _pair_table(bits: int) -> np.ndarray:
+    """PAIRS[a, b] = number of pairs (x in a, y in b) with y below x, for ``bits``-bit fields."""
+    values = np.arange(1 << bits)
+    has = (values[:, None] >> np.arange(bits)) & 1  # has[a, x]: bit x of a
+    below = np.cumsum(has, axis=1) - has  # below[b, x]: bits of b under x
+    return (has @ below.T).astype(np.int8)
+
+
+_LO_BITS = np.uint64(7)
+_LO7 = np.uint64(0x7F)
+_PAIRS7 = _pair_table(7)  # ranks 2-8
+_PAIRS6 = _pair_table(6)  # ranks 9-A
+
+
 @jit
 def danger(hs, outs):
-    """turbo-hearts danger of one suit (13-bit fields of my cards and the outstanding ones)."""
-    skip = npop(hs) - npop(outs)
-    total = 0
+    """turbo-hearts danger of one suit (13-bit fields of my cards and the outstanding ones).
+
+    Sum over my kept cards of n_below - n_above = 2 * #(kept, out) pairs with the out card
+    below - |kept| * |outs|; the pair count comes from two small tables (low and high ranks)
+    plus |kept high| * |outs low|, so no loop over cards.
+    """
+    n = npop(hs)
     n_out = npop(outs)
-    m = hs
-    while m != U0:
-        r = highest(m)
-        m &= ~(U1 << np.uint64(r))
-        if skip > 0:
-            skip -= 1
-            continue
-        # n_below - n_above = 2 * n_below - |outs|
-        total += 2 * npop(outs & ((U1 << np.uint64(r)) - U1)) - n_out
-    return total
+    keep = n - max(0, n - n_out)  # the top max(0, n - n_out) cards are skipped
+    if keep <= 0:
+        return 0
+    kept = hs
+    if keep < n:
+        cut = kth_lowest(hs, keep)  # the lowest skipped card
+        kept = hs & ((U1 << np.uint64(cut)) - U1)
+    k_lo = kept & _LO7
+    k_hi = kept >> _LO_BITS
+    o_lo = outs & _LO7
+    o_hi = outs >> _LO_BITS
+    pairs = (
+        np.int64(_PAIRS7[k_lo, o_lo])
+        + np.int64(_PAIRS6[k_hi, o_hi])
+        + npop(k_hi) * npop(o_lo)
+    )
+    return 2 * pairs - keep * n_out
 
 
 @jit
