@@ -402,7 +402,7 @@ def result_digest(path: str | os.PathLike) -> str:
     names_of = {"variant": VARIANT_NAMES, "contract": CONTRACT_NAMES, "trump": TRUMP_NAMES}
     for part in sorted(manifest["parts"], key=lambda p: p["index"]):
         n = part["deals"]
-        res = pq.read_table(root / part["file"])
+        res = pq.ParquetFile(root / part["file"]).read()
         nv = res.num_rows // n
         for name in RESULT_COLUMNS:
             col = res.column(name).combine_chunks()
@@ -411,7 +411,7 @@ def result_digest(path: str | os.PathLike) -> str:
             else:
                 arr = col.to_numpy()
             hashes[name].update(np.ascontiguousarray(arr.reshape(nv, n).T).tobytes())
-        dl = pq.read_table(root / part["deals_file"])
+        dl = pq.ParquetFile(root / part["deals_file"]).read()
         for name in DEAL_COLUMNS[1:]:
             hashes[name].update(dl.column(name).to_numpy().tobytes())
     total = hashlib.sha256()
