@@ -25,6 +25,8 @@ run: $(VENV)/.installed-run
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract troeven --trump S
 	$(BIN)/bonken-sim trace --deals 1000 --seed 1 --out results/trace_seed1.jsonl
 	$(BIN)/bonken-sim replay --quiet results/trace_seed1.jsonl
+	$(BIN)/bonken-sim run --deals $(DEALS) --out results/run-main --force
+	$(BIN)/bonken-sim summary results/run-main
 
 test: $(VENV)/.installed-test
 	$(BIN)/bonken-sim warmup
