@@ -32,7 +32,7 @@ def neg_lead(L, out, pen):
     best = np.int64(-1)
     for s in range(4):
         m = L & SUIT_MASKS[s] & ~pen
-        low = lowest(m)
+        low = lowest(m if m != U0 else U1)  # a harmless probe when the suit is empty
         na = npop(out & above(low))
         nb = npop(out & below(low))
         key = ((np.int64(na > 0) << 12) | ((na - nb + 64) << 4) | (3 - s)) << 6 | low
@@ -207,6 +207,13 @@ def void_in(voids, seat_mask, s):
 
 
 @jit
+def master_part(M, out, s):
+    """The cards of M (all in suit ``s``) above every outstanding card of that suit."""
+    o = out & SUIT_MASKS[s]
+    return M & (above(highest(o)) if o != U0 else ALL52)
+
+
+@jit
 def troeven_lead(H, out, trump, voids, me):
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
     outt = out & tr
@@ -217,60 +224,42 @@ def troeven_lead(H, out, trump, voids, me):
         nm = npop(myt)
         if out & above(m) == U0 and (2 * nm >= npop(outt) or nm >= 4):
             return m
-    best_c = -1
-    best_n = -1
+    # One pass over the side suits; each candidate's rank is a packed integer key.
+    cash = np.int64(-1)  # most OUT cards in the suit, ties: lowest suit
+    long_safe = np.int64(-1)  # longest suit, ties: lowest suit
+    long_any = np.int64(-1)
     for s in range(4):
-        if s == trump:
-            continue
         hs = H & SUIT_MASKS[s]
-        if hs == U0:
-            continue
-        m = highest(hs)
-        if out & above(m) != U0:
-            continue
+        valid = s != trump and hs != U0
+        m = highest(hs if valid else U1)
         outs = out & SUIT_MASKS[s]
-        if outt == U0 or (outs != U0 and not void_in(voids, others, s)):
-            n = npop(outs)
-            if n > best_n:
-                best_n = n
-                best_c = m
-    if best_c >= 0:
-        return best_c
-    for safe_only in (True, False):
-        best_len = 0
-        best_s = -1
-        for s in range(4):
-            if s == trump:
-                continue
-            hs = H & SUIT_MASKS[s]
-            if hs == U0:
-                continue
-            if safe_only and outt != U0 and void_in(voids, others, s):
-                continue
-            n = npop(hs)
-            if n > best_len:
-                best_len = n
-                best_s = s
-        if best_s >= 0:
-            return lowest(H & SUIT_MASKS[best_s])
+        unsafe = void_in(voids, others, s)
+        cash_ok = out & above(m) == U0 and (outt == U0 or (outs != U0 and not unsafe))
+        cash_key = ((npop(outs) << 2 | (3 - s)) << 6) | m
+        cash = max(cash, cash_key if valid and cash_ok else np.int64(-1))
+        long_key = ((npop(hs) << 2 | (3 - s)) << 6) | lowest(hs if valid else U1)
+        long_any = max(long_any, long_key if valid else np.int64(-1))
+        safe = outt == U0 or not unsafe
+        long_safe = max(long_safe, long_key if valid and safe else np.int64(-1))
+    if cash >= 0:
+        return cash & 63
+    if long_safe >= 0:
+        return long_safe & 63
+    if long_any >= 0:
+        return long_any & 63
     return lo_card(H)
 
 
 @jit
 def troeven_follow(L, out, trump, voids, pos, led, wcard, later):
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
-    if trump >= 0 and wcard // 13 == trump and led != trump:
-        beat = U0
-    else:
-        beat = L & above(wcard)
+    ruffed = trump >= 0 and wcard // 13 == trump and led != trump
+    beat = U0 if ruffed else L & above(wcard)
     if pos == 3:
         return lowest(beat) if beat != U0 else lowest(L)
     safe = led == trump or (out & tr) == U0 or not void_in(voids, later, led)
-    if safe:
-        u = beat & masters(beat, out)
-        if u != U0:
-            return lowest(u)
-    return lowest(L)
+    u = master_part(beat, out, led) if safe else U0
+    return lowest(u) if u != U0 else lowest(L)
 
 
 @jit
@@ -279,35 +268,31 @@ def troeven_void(H, out, trump, voids, pos, led, wcard, later):
         tr = SUIT_MASKS[trump]
         myt = H & tr
         if myt != U0:
-            if wcard // 13 == trump:
-                w = myt & above(wcard)
-            else:
-                w = myt
+            w = myt & above(wcard) if wcard // 13 == trump else myt
             if w != U0:
                 if pos == 3 or not void_in(voids, later, led):
                     return lowest(w)
-                wm = w & masters(w, out)
+                wm = master_part(w, out, trump)
                 if wm != U0:
                     return lowest(wm)
     else:
         tr = U0
-    best_s = -1
-    best_len = 99
-    for pass_ in range(2):
-        for s in range(4):
-            if s == trump:
-                continue
-            hs = H & SUIT_MASKS[s]
-            if hs == U0:
-                continue
-            if pass_ == 0 and out & above(highest(hs)) == U0:
-                continue
-            n = npop(hs)
-            if n < best_len:
-                best_len = n
-                best_s = s
-        if best_s >= 0:
-            return lowest(H & SUIT_MASKS[best_s])
+    # Discard low from the shortest side suit without a master (ties: lowest suit), else
+    # from the shortest side suit.
+    no_master = np.int64(-1)
+    any_suit = np.int64(-1)
+    for s in range(4):
+        hs = H & SUIT_MASKS[s]
+        valid = s != trump and hs != U0
+        probe = hs if valid else U1
+        key = (((13 - npop(hs)) << 2 | (3 - s)) << 6) | lowest(probe)
+        any_suit = max(any_suit, key if valid else np.int64(-1))
+        has_master = out & above(highest(probe)) == U0
+        no_master = max(no_master, key if valid and not has_master else np.int64(-1))
+    if no_master >= 0:
+        return no_master & 63
+    if any_suit >= 0:
+        return any_suit & 63
     return lo_card(H & tr) if H & tr else lo_card(H)
 
 
