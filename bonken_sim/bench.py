@@ -103,15 +103,20 @@ def run_bench(
     all_v = np.arange(12, dtype=np.int64)
     result: dict = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                    "processor": platform.processor() or platform.machine()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+        },
         "versions": _versions(),
         "deals_per_repeat": deals,
         "repeats": repeats,
         "compile_or_cache_load_seconds": round(compile_s, 2),
         "strategies": {},
     }
-    echo(f"kernels ready in {compile_s:.1f} s; {deals:,} fresh deals per repeat, median of {repeats}")
+    echo(
+        f"kernels ready in {compile_s:.1f} s; {deals:,} fresh deals per repeat, median of {repeats}"
+    )
     echo("")
     header = f"{'variant':14s}" + "".join(f"{s + ' /s':>14s}{'ns/card':>9s}" for s in STRATEGIES)
     echo("single thread, one variant per fresh deal (dealing included)")
@@ -128,18 +133,23 @@ def run_bench(
         echo(row)
     echo("")
     echo("all 12 variants per deal (as `bonken-sim run` plays them)")
-    echo(f"{'strategy':10s}{'threads':>8s}{'playouts/s':>14s}{'per core':>12s}{'ns/card':>9s}{'scaling':>9s}")
+    columns = ("threads", 8), ("playouts/s", 14), ("per core", 12), ("ns/card", 9), ("scaling", 9)
+    echo(f"{'strategy':10s}" + "".join(f"{name:>{width}s}" for name, width in columns))
     for sname, sid in STRATEGIES.items():
         strat = np.full(4, sid, np.int64)
-        doc = {"per_variant_single_thread": per_variant[sname],
-               "mean_over_variants_single_thread": statistics.fmean(per_variant[sname].values())}
+        doc = {
+            "per_variant_single_thread": per_variant[sname],
+            "mean_over_variants_single_thread": statistics.fmean(per_variant[sname].values()),
+        }
         base = None
         for t in threads:
             rate = _median_rate(key, deals, all_v, strat, table, t, repeats, 2 * 10**9 + 10**8 * t)
             base = base or rate
             doc[f"all_variants_threads_{t}"] = rate
-            echo(f"{sname:10s}{t:8d}{rate:14,.0f}{rate / t:12,.0f}{1e9 / (rate / t) / 52:9.1f}"
-                 f"{rate / base:9.2f}")
+            echo(
+                f"{sname:10s}{t:8d}{rate:14,.0f}{rate / t:12,.0f}{1e9 / (rate / t) / 52:9.1f}"
+                f"{rate / base:9.2f}"
+            )
         result["strategies"][sname] = doc
     if reference_deals:
         echo("")
@@ -151,8 +161,10 @@ def run_bench(
             fast = result["strategies"][sname]["all_variants_threads_1"]
             result["strategies"][sname]["reference_playouts_per_s"] = ref
             result["strategies"][sname]["speedup_over_reference"] = fast / ref
-            echo(f"{sname}: pure-Python reference {ref:,.0f} playouts/s -> numba single thread "
-                 f"is {fast / ref:,.0f}x faster")
+            echo(
+                f"{sname}: pure-Python reference {ref:,.0f} playouts/s -> numba single thread "
+                f"is {fast / ref:,.0f}x faster"
+            )
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -168,5 +180,9 @@ def _versions() -> dict:
 
     from . import __version__
 
-    return {"bonken_sim": __version__, "numba": numba.__version__, "numpy": np.__version__,
-            "python": platform.python_version()}
+    return {
+        "bonken_sim": __version__,
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+    }

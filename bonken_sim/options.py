@@ -19,7 +19,10 @@ def parse_count(text: str | int, what: str = "count", maximum: int = MAX_COUNT) 
         s = str(text).strip().replace("_", "")
         m = re.fullmatch(r"([0-9]*\.?[0-9]+)(?:[eE]([+]?[0-9]+))?([kKmMgGbB]?)", s)
         if not m:
-            raise ValueError(f"{what} must be a positive whole number like 1e6, 2.5M, 10k or 1_000_000, got {text!r}")
+            raise ValueError(
+                f"{what} must be a positive whole number like 1e6, 2.5M, 10k or 1_000_000, "
+                f"got {text!r}"
+            )
         mantissa, exp, suffix = m.groups()
         if exp is not None and int(exp) > 15:
             raise ValueError(f"{what} {text!r} is more than the supported maximum {maximum:,}")

@@ -122,7 +122,9 @@ class Playout:
         }
 
 
-def _seats_of(variant: Variant, dealer: int, hands: list[int], plays: list[int | None]) -> list[int]:
+def _seats_of(
+    variant: Variant, dealer: int, hands: list[int], plays: list[int | None]
+) -> list[int]:
     """Which seat made each play (follows from the rules)."""
     seats: list[int] = []
     if variant.contract is Contract.DOMINO:
@@ -181,8 +183,17 @@ def play(
     order = np.zeros(4, np.int64)
     trace = np.zeros(K.TRACE_LEN, np.int64)
     n = K.trace_deal(
-        seed_key(seed), deal, dealer, variant.id, strategy_array(strats), _TABLE,
-        hands, scores, tricks, order, trace,
+        seed_key(seed),
+        deal,
+        dealer,
+        variant.id,
+        strategy_array(strats),
+        _TABLE,
+        hands,
+        scores,
+        tricks,
+        order,
+        trace,
     )
     hand_list = [int(h) for h in hands]
     plays: list[int | None] = [None if c == PASS else int(c) for c in trace[:n]]
@@ -191,9 +202,17 @@ def play(
         out_order = [p for _, p in sorted((int(order[p]), p) for p in range(4) if order[p] >= 0)]
         out_order += [p for p in range(4) if order[p] < 0]
     return Playout(
-        seed=seed, deal=deal, dealer=dealer, variant=variant, strategies=strats,
-        hands=hand_list, plays=plays, seats=_seats_of(variant, dealer, hand_list, plays),
-        scores=[int(x) for x in scores], tricks=[int(x) for x in tricks], out_order=out_order,
+        seed=seed,
+        deal=deal,
+        dealer=dealer,
+        variant=variant,
+        strategies=strats,
+        hands=hand_list,
+        plays=plays,
+        seats=_seats_of(variant, dealer, hand_list, plays),
+        scores=[int(x) for x in scores],
+        tricks=[int(x) for x in tricks],
+        out_order=out_order,
     )
 
 
@@ -233,7 +252,10 @@ def replay(record: dict) -> list[int]:
     if len(hand_cards) != 4 or any(len(h) != 13 for h in hand_cards):
         raise IllegalPlay("hands must be four hands of 13 cards")
     masks = [sum(1 << c for c in h) for h in hand_cards]
-    if sum(bin(m).count("1") for m in masks) != 52 or (masks[0] | masks[1] | masks[2] | masks[3]) != 2**52 - 1:
+    if (
+        sum(bin(m).count("1") for m in masks) != 52
+        or (masks[0] | masks[1] | masks[2] | masks[3]) != 2**52 - 1
+    ):
         raise IllegalPlay("the hands do not partition the deck")
     hands = np.array(masks, dtype=np.uint64)
     plays_arr = np.array(plays, dtype=np.int64)
@@ -256,7 +278,9 @@ def replay(record: dict) -> list[int]:
     return [int(x) for x in scores]
 
 
-def _describe_step(variant: Variant, dealer: int, masks: list[int], plays: list[int], i: int) -> str:
+def _describe_step(
+    variant: Variant, dealer: int, masks: list[int], plays: list[int], i: int
+) -> str:
     if variant.contract is Contract.DOMINO:
         return f"turn {i + 1}"
     return f"trick {i // 4 + 1}"

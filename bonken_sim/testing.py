@@ -22,7 +22,9 @@ class Batch:
     variants: np.ndarray
 
 
-def play_batch(seed: int, deals: int, strategies="basic", variants=None, dealer=0, start=0) -> Batch:
+def play_batch(
+    seed: int, deals: int, strategies="basic", variants=None, dealer=0, start=0
+) -> Batch:
     variants = np.arange(12, dtype=np.int64) if variants is None else np.asarray(variants, np.int64)
     nv = len(variants)
     b = Batch(
@@ -33,8 +35,16 @@ def play_batch(seed: int, deals: int, strategies="basic", variants=None, dealer=
         variants,
     )
     K.simulate_batch(
-        seed_key(seed), start, dealer, variants, strategy_array(parse_strategies(strategies)),
-        standard_table(), b.hands, b.scores, b.tricks, b.order,
+        seed_key(seed),
+        start,
+        dealer,
+        variants,
+        strategy_array(parse_strategies(strategies)),
+        standard_table(),
+        b.hands,
+        b.scores,
+        b.tricks,
+        b.order,
     )
     return b
 
@@ -49,7 +59,9 @@ def check_invariants(b: Batch) -> None:
     assert bad.size == 0, f"deal {bad[:1]}: hands do not cover the deck"
     counts = np.zeros(len(h), np.int64)
     for p in range(4):
-        counts += np.array([int(x).bit_count() for x in h[:, p]]) if len(h) < 1000 else _popcount(h[:, p])
+        counts += (
+            np.array([int(x).bit_count() for x in h[:, p]]) if len(h) < 1000 else _popcount(h[:, p])
+        )
     assert np.all(counts == 52), "hands overlap"
     for j, v in enumerate(b.variants):
         total = b.scores[:, j, :].astype(np.int64).sum(axis=1)
@@ -71,5 +83,7 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     x = x.astype(np.uint64)
     out = np.zeros(len(x), np.int64)
     for shift in range(0, 64, 8):
-        out += np.array([bin(i).count("1") for i in range(256)])[((x >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)]
+        out += np.array([bin(i).count("1") for i in range(256)])[
+            ((x >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)
+        ]
     return out

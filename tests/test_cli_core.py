@@ -31,7 +31,9 @@ def test_play_shows_hands_tricks_and_scores(capsys):
 
 
 def test_play_domino_shows_turns_and_passes(capsys):
-    code, out, _ = run(capsys, "play", "--seed", "4", "--contract", "domino", "--strategies", "random")
+    code, out, _ = run(
+        capsys, "play", "--seed", "4", "--contract", "domino", "--strategies", "random"
+    )
     assert code == 0
     assert out.count(" lays ") == 52
     assert "went out in order" in out and "(last card)" in out
@@ -39,7 +41,17 @@ def test_play_domino_shows_turns_and_passes(capsys):
 
 def test_play_json_is_a_trace_record(capsys):
     code, out, _ = run(
-        capsys, "play", "--seed", "5", "--deal", "2", "--contract", "troeven", "--trump", "nt", "--json"
+        capsys,
+        "play",
+        "--seed",
+        "5",
+        "--deal",
+        "2",
+        "--contract",
+        "troeven",
+        "--trump",
+        "nt",
+        "--json",
     )
     rec = json.loads(out)
     assert rec["contract"] == "troeven" and rec["trump"] == "NT" and sum(rec["scores"]) == 130
@@ -55,14 +67,39 @@ def test_play_json_is_a_trace_record(capsys):
         (["play", "--seed", "1", "--deal", "-1", "--contract", "bukken"], "non-negative"),
         (["play", "--seed", "1", "--deal", "x", "--contract", "bukken"], "non-negative"),
         (["play", "--seed", "-3", "--contract", "bukken"], "seed"),
-        (["play", "--seed", "1", "--contract", "bukken", "--strategies", "basic,foo"], "unknown strategy"),
-        (["play", "--seed", "1", "--contract", "bukken", "--strategies", "basic,basic"], "one strategy or four"),
+        (
+            ["play", "--seed", "1", "--contract", "bukken", "--strategies", "basic,foo"],
+            "unknown strategy",
+        ),
+        (
+            ["play", "--seed", "1", "--contract", "bukken", "--strategies", "basic,basic"],
+            "one strategy or four",
+        ),
         (["play", "--seed", "1", "--contract", "bukken", "--dealer", "4"], "dealer"),
         (["trace", "--deals", "0", "--seed", "1", "--out", "x.jsonl"], "--deals"),
         (["trace", "--deals", "1.5", "--seed", "1", "--out", "x.jsonl"], "whole number"),
-        (["trace", "--deals", "2", "--seed", "1", "--contracts", "bukken,nope", "--out", "x.jsonl"], "unknown contract"),
-        (["trace", "--deals", "2", "--seed", "1", "--dealer", "north", "--out", "x.jsonl"], "--dealer"),
-        (["trace", "--deals", "2", "--seed", "1", "--out", "/nonexistent-dir/x.jsonl"], "does not exist"),
+        (
+            [
+                "trace",
+                "--deals",
+                "2",
+                "--seed",
+                "1",
+                "--contracts",
+                "bukken,nope",
+                "--out",
+                "x.jsonl",
+            ],
+            "unknown contract",
+        ),
+        (
+            ["trace", "--deals", "2", "--seed", "1", "--dealer", "north", "--out", "x.jsonl"],
+            "--dealer",
+        ),
+        (
+            ["trace", "--deals", "2", "--seed", "1", "--out", "/nonexistent-dir/x.jsonl"],
+            "does not exist",
+        ),
         (["play"], "Missing option"),
         (["frobnicate"], "No such command"),
     ],
@@ -85,13 +122,17 @@ def test_unwritable_out_is_a_clear_error_and_keeps_old_file(tmp_path, capsys):
         ro = tmp_path / "ro"
         ro.mkdir()
         ro.chmod(0o500)
-        code, _, err = run(capsys, "trace", "--deals", "1", "--seed", "1", "--out", str(ro / "x.jsonl"))
+        code, _, err = run(
+            capsys, "trace", "--deals", "1", "--seed", "1", "--out", str(ro / "x.jsonl")
+        )
         assert code != 0 and "cannot write" in err
 
 
 def test_trace_writes_every_record_and_replays(tmp_path, capsys):
     out = tmp_path / "t.jsonl"
-    code, _, _ = run(capsys, "trace", "--deals", "20", "--seed", "8", "--out", str(out), "--dealer", "rotate")
+    code, _, _ = run(
+        capsys, "trace", "--deals", "20", "--seed", "8", "--out", str(out), "--dealer", "rotate"
+    )
     assert code == 0
     lines = out.read_text().splitlines()
     assert len(lines) == 20 * 12
@@ -103,15 +144,33 @@ def test_trace_writes_every_record_and_replays(tmp_path, capsys):
         assert n_cards == 52
     code, out_txt, _ = run(capsys, "replay", str(out))
     assert code == 0 and "240 legal, 0 illegal" in out_txt
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "temporary file left behind"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], (
+        "temporary file left behind"
+    )
 
 
 def test_trace_contract_selection(tmp_path, capsys):
     out = tmp_path / "t.jsonl"
-    run(capsys, "trace", "--deals", "3", "--seed", "8", "--contracts", "troeven,bukken", "--out", str(out))
+    run(
+        capsys,
+        "trace",
+        "--deals",
+        "3",
+        "--seed",
+        "8",
+        "--contracts",
+        "troeven,bukken",
+        "--out",
+        str(out),
+    )
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert [(r["contract"], r["trump"]) for r in recs[:6]] == [
-        ("bukken", None), ("troeven", "C"), ("troeven", "D"), ("troeven", "H"), ("troeven", "S"), ("troeven", "NT")
+        ("bukken", None),
+        ("troeven", "C"),
+        ("troeven", "D"),
+        ("troeven", "H"),
+        ("troeven", "S"),
+        ("troeven", "NT"),
     ]
 
 
@@ -132,5 +191,11 @@ def test_console_script_runs_warmup():
         pytest.skip("console script not installed (run through make test)")
     res = subprocess.run([exe, "warmup"], capture_output=True, text=True, timeout=600)
     assert res.returncode == 0 and "kernels ready" in res.stdout
-    res = subprocess.run([exe, "play", "--seed", "1", "--contract", "nope"], capture_output=True, text=True)
-    assert res.returncode == 2 and res.stderr.startswith("bonken-sim: error:") and "Traceback" not in res.stderr
+    res = subprocess.run(
+        [exe, "play", "--seed", "1", "--contract", "nope"], capture_output=True, text=True
+    )
+    assert (
+        res.returncode == 2
+        and res.stderr.startswith("bonken-sim: error:")
+        and "Traceback" not in res.stderr
+    )

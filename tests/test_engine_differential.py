@@ -28,9 +28,13 @@ def test_engine_matches_reference_card_by_card(variant, table):
     deals = DEALS if table != "mixed" else DEALS // 4
     for d in range(deals):
         dealer = d % 4
-        mine = bonken_sim.play(seed=31337, deal=d, variant=variant, strategies=list(strategies), dealer=dealer)
+        mine = bonken_sim.play(
+            seed=31337, deal=d, variant=variant, strategies=list(strategies), dealer=dealer
+        )
         theirs = ref.play_deal(31337, d, variant.id, strategies, dealer)
-        assert [sorted(bonken_sim.rules.mask_cards(h)) for h in mine.hands] == [sorted(h) for h in theirs["hands"]], d
+        assert [sorted(bonken_sim.rules.mask_cards(h)) for h in mine.hands] == [
+            sorted(h) for h in theirs["hands"]
+        ], d
         got, want = _engine_plays(mine), theirs["plays"]
         if got != want:
             first = next(i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b)

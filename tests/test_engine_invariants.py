@@ -81,7 +81,13 @@ def test_basic_seat_beats_the_seat_average_in_every_variant():
     d = np.concatenate(diffs)
     mean = d.mean(axis=0)
     se = d.std(axis=0, ddof=1) / np.sqrt(len(d))
-    lines = [f"{v.name:14s} {m:+7.2f} ± {s:.2f}  z={m / s:6.1f}" for v, m, s in zip(bonken_sim.VARIANTS, mean, se, strict=True)]
-    print("\nbasic seat minus seat average (50,000 deals, basic rotated over seats)\n" + "\n".join(lines))
+    lines = [
+        f"{v.name:14s} {m:+7.2f} ± {s:.2f}  z={m / s:6.1f}"
+        for v, m, s in zip(bonken_sim.VARIANTS, mean, se, strict=True)
+    ]
+    print(
+        "\nbasic seat minus seat average (50,000 deals, basic rotated over seats)\n"
+        + "\n".join(lines)
+    )
     weak = [v.name for v, m, s in zip(bonken_sim.VARIANTS, mean, se, strict=True) if not m > 4 * s]
     assert not weak, "basic is not clearly better than random in: " + ", ".join(weak)

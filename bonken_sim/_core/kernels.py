@@ -57,7 +57,15 @@ def simulate_batch(
             for p in range(4):
                 hands[p] = dealt[p]
             play_variant(
-                table[v], hands, dealer, strat, play_state(ds, v), rnd, scores, tricks, order,
+                table[v],
+                hands,
+                dealer,
+                strat,
+                play_state(ds, v),
+                rnd,
+                scores,
+                tricks,
+                order,
                 no_trace,
             )
             for p in range(4):

@@ -90,11 +90,7 @@ def danger(hs, outs):
     k_hi = kept >> _LO_BITS
     o_lo = outs & _LO7
     o_hi = outs >> _LO_BITS
-    pairs = (
-        np.int64(_PAIRS7[k_lo, o_lo])
-        + np.int64(_PAIRS6[k_hi, o_hi])
-        + npop(k_hi) * npop(o_lo)
-    )
+    pairs = np.int64(_PAIRS7[k_lo, o_lo]) + np.int64(_PAIRS6[k_hi, o_hi]) + npop(k_hi) * npop(o_lo)
     return 2 * pairs - keep * n_out
 
 
