@@ -17,6 +17,7 @@ gives the same results.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import platform
 import secrets
@@ -498,7 +499,10 @@ class RunResult:
         return d
 
 
+@functools.cache
 def _versions() -> dict[str, str]:
+    """Versions recorded with a run; computed once, so the engine hash is that of the code
+    this process loaded even if the sources are edited while it runs."""
     import numba
     import pyarrow
 
@@ -727,7 +731,7 @@ def run(
         raise TypeError("give either a RunConfig or options, not both")
     cfg = config
     t_start = time.perf_counter()
-    versions = _versions()
+    versions = dict(_versions())
     root, manifest, todo = _prepare(cfg, versions)
     cfg = replace(cfg, out=root)
     session: dict[str, Any] = {
@@ -763,8 +767,9 @@ def run(
         from .io import write_chunk
 
         c0 = time.thread_time()
-        entry = write_chunk(root, index, chunk, meta)
-        return entry, time.thread_time() - c0
+        side: list[float] = []
+        entry = write_chunk(root, index, chunk, meta, side)
+        return entry, time.thread_time() - c0 + sum(side)
 
     def collect() -> None:
         fut = state["write"]
