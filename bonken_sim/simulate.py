@@ -411,7 +411,7 @@ class _Progress:
             self.fn(self.done, self.total)
 
 
-def _count_done(prog: _Progress, fut: Future, n: int) -> None:
+def _count_done(prog: _Progress, fut: Future, *, n: int) -> None:
     if not fut.cancelled() and fut.exception() is None:
         prog.add(n)
 
@@ -428,11 +428,7 @@ def _played_chunks(cfg, indices, executor, threads, stats, prog: _Progress | Non
     def submit(task: Task) -> Future:
         fut = executor.submit(play_task, task)
         if prog is not None:
-            fut.add_done_callback(
-                lambda f, n=task.n: (
-                    prog.add(n) if not f.cancelled() and f.exception() is None else None
-                )
-            )
+            fut.add_done_callback(functools.partial(_count_done, prog, n=task.n))
         return fut
 
     try:
