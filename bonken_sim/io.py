@@ -142,10 +142,38 @@ class Chunk:
         return int(self.hands.shape[0])
 
 
+def _from_numpy(values: np.ndarray, mask: np.ndarray | None = None):
+    """A zero-copy Arrow array over a 1-d numpy array (``mask``: True where null).
+
+    ``pa.array(ndarray)`` would import pandas (~0.35 s here) just to ask whether the input
+    is a pandas object."""
+    pa = _pa()
+    values = np.ascontiguousarray(values)
+    validity = None
+    nulls = 0
+    if mask is not None and mask.any():
+        nulls = int(mask.sum())
+        validity = pa.py_buffer(np.packbits(~mask, bitorder="little"))
+    return pa.Array.from_buffers(
+        pa.from_numpy_dtype(values.dtype), len(values), [validity, pa.py_buffer(values)], nulls
+    )
+
+
 def _dictionary(indices: np.ndarray, names: Sequence[str], mask: np.ndarray | None = None):
     pa = _pa()
     return pa.DictionaryArray.from_arrays(
-        pa.array(indices, type=pa.int8(), mask=mask), pa.array(list(names), pa.string())
+        _from_numpy(indices.astype(np.int8, copy=False), mask), _strings(tuple(names))
+    )
+
+
+def _strings(names: tuple[str, ...]):
+    """A string array built from buffers (``pa.array(list)`` imports pandas too)."""
+    pa = _pa()
+    data = [n.encode() for n in names]
+    offsets = np.zeros(len(data) + 1, np.int32)
+    offsets[1:] = np.cumsum([len(d) for d in data])
+    return pa.Array.from_buffers(
+        pa.string(), len(data), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
     )
 
 
@@ -156,22 +184,22 @@ def results_table(chunk: Chunk, schema):
     vids = chunk.variants.astype(np.int8)
     trump_idx = np.repeat(VARIANT_TRUMP[chunk.variants], n)
     columns = [
-        pa.array(np.tile(np.arange(chunk.start, chunk.start + n, dtype=np.int64), nv)),
+        _from_numpy(np.tile(np.arange(chunk.start, chunk.start + n, dtype=np.int64), nv)),
         _dictionary(np.repeat(vids, n), VARIANT_NAMES),
         _dictionary(np.repeat(VARIANT_CONTRACT[chunk.variants], n), CONTRACT_NAMES),
         _dictionary(trump_idx, TRUMP_NAMES, mask=trump_idx < 0 if (trump_idx < 0).any() else None),
     ]
     for arr in (chunk.scores, chunk.tricks, chunk.order):
-        columns += [pa.array(arr[p].reshape(-1)) for p in SEATS]
+        columns += [_from_numpy(arr[p].reshape(-1)) for p in SEATS]
     return pa.Table.from_arrays(columns, schema=schema)
 
 
 def deals_table(chunk: Chunk, schema):
     """The deals rows of a chunk: deal index, four hands, per-seat features."""
     pa = _pa()
-    columns = [pa.array(np.arange(chunk.start, chunk.start + chunk.n, dtype=np.int64))]
-    columns += [pa.array(np.ascontiguousarray(chunk.hands[:, p])) for p in SEATS]
-    columns += [pa.array(chunk.features[r]) for r in range(N_FEATURES)]
+    columns = [_from_numpy(np.arange(chunk.start, chunk.start + chunk.n, dtype=np.int64))]
+    columns += [_from_numpy(chunk.hands[:, p]) for p in SEATS]
+    columns += [_from_numpy(chunk.features[r]) for r in range(N_FEATURES)]
     return pa.Table.from_arrays(columns, schema=schema)
 
 

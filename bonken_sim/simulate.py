@@ -499,8 +499,9 @@ class RunResult:
 def _versions() -> dict[str, str]:
     """Versions recorded with a run; computed once, so the engine hash is that of the code
     this process loaded even if the sources are edited while it runs."""
+    from importlib.metadata import version
+
     import numba
-    import pyarrow
 
     from . import __version__
     from ._core._jit import _source_hash
@@ -510,7 +511,7 @@ def _versions() -> dict[str, str]:
         "engine": _source_hash(),
         "numba": numba.__version__,
         "numpy": np.__version__,
-        "pyarrow": pyarrow.__version__,
+        "pyarrow": version("pyarrow"),  # without importing it (see run)
         "python": platform.python_version(),
     }
 
@@ -727,6 +728,9 @@ def run(
         raise TypeError("give either a RunConfig or options, not both")
     cfg = config
     t_start = time.perf_counter()
+    # importing pyarrow (~0.3 s) overlaps loading the kernels (LLVM work without the GIL)
+    arrow = threading.Thread(target=_import_arrow, name="bonken-sim-import", daemon=True)
+    arrow.start()
     versions = dict(_versions())
     root, manifest, todo = _prepare(cfg, versions)
     cfg = replace(cfg, out=root)
@@ -788,6 +792,7 @@ def run(
         with _sigterm_as_interrupt():
             try:
                 compile_s = warm_kernels()
+                arrow.join()
                 prog(force=True)
                 threads = getattr(pool, "_max_workers", cfg.threads)
                 state["chunks"] = _played_chunks(cfg, todo, pool, threads, stats, prog)
@@ -855,6 +860,10 @@ def run(
         write_cpu_seconds=stats.write_cpu,
         write_tail_seconds=stats.write_tail,
     )
+
+
+def _import_arrow() -> None:
+    import pyarrow.parquet  # noqa: F401
 
 
 def _abandon(state, pool, own_pool, writer, root, manifest) -> None:
