@@ -811,7 +811,8 @@ def run(
         _abandon(state, pool, own_pool, writer, root, manifest)
         name = getattr(exc, "filename", None)
         where = f" ({name})" if name else ""
-        raise RunError(f"cannot write the run in {root}{where}: {exc.strerror or exc}") from None
+        reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+        raise RunError(f"cannot write the run in {root}{where}: {reason}") from None
     except BaseException:
         _abandon(state, pool, own_pool, writer, root, manifest)
         raise
