@@ -342,20 +342,20 @@ def _load_run_config(ctx, param, value):
 
 
 @cli.command("run")
-@click.option("--deals", envvar="BONKEN_SIM_DEALS",
+@click.option("--deals", metavar="N", envvar="BONKEN_SIM_DEALS",
               help="Number of deals: 1e6, 2.5M, 10k, 1_000_000.")
-@click.option("--seed", envvar="BONKEN_SIM_SEED",
+@click.option("--seed", metavar="S", envvar="BONKEN_SIM_SEED",
               help="Run seed (0 to 2**64-1); drawn, printed and recorded if not given.")
-@click.option("--strategies", envvar="BONKEN_SIM_STRATEGIES",
+@click.option("--strategies", metavar="LIST", envvar="BONKEN_SIM_STRATEGIES",
               help="One strategy for all seats or four, comma-separated (random, basic). "
               "[default: basic]")
-@click.option("--contracts", envvar="BONKEN_SIM_CONTRACTS",
+@click.option("--contracts", metavar="LIST", envvar="BONKEN_SIM_CONTRACTS",
               help="all, or a comma list such as bukken,troeven_H,troeven. [default: all]")
-@click.option("--threads", envvar="BONKEN_SIM_THREADS",
+@click.option("--threads", metavar="T", envvar="BONKEN_SIM_THREADS",
               help="Worker threads. [default: the CPUs available]")
-@click.option("--chunk-size", "chunk_size", envvar="BONKEN_SIM_CHUNK_SIZE",
+@click.option("--chunk-size", "chunk_size", metavar="K", envvar="BONKEN_SIM_CHUNK_SIZE",
               help="Deals per Parquet part; memory grows with it. [default: 100k]")
-@click.option("--out", envvar="BONKEN_SIM_OUT",
+@click.option("--out", metavar="DIR", envvar="BONKEN_SIM_OUT",
               help="Run directory. [default: a new results/run-<time>-seed<seed>]")
 @click.option("--resume", is_flag=True, envvar="BONKEN_SIM_RESUME",
               help="Complete the interrupted run in --out (same options).")
@@ -365,7 +365,7 @@ def _load_run_config(ctx, param, value):
               help="Print one JSON document with the summary on stdout.")
 @click.option("--quiet", is_flag=True, envvar="BONKEN_SIM_QUIET",
               help="No progress bar and no summary (errors still shown).")
-@click.option("--config", "config_file", envvar="BONKEN_SIM_CONFIG", is_eager=True,
+@click.option("--config", "config_file", metavar="FILE", envvar="BONKEN_SIM_CONFIG", is_eager=True,
               expose_value=False, callback=_load_run_config,
               help="A TOML file setting any of these options (env vars BONKEN_SIM_<OPTION> "
               "and the command line win).")

@@ -308,3 +308,20 @@ def test_make_config_errors_name_the_option():
     with pytest.raises(RunError, match="--dealer"):
         make_config(deals=10, dealer=7)
     assert make_config(deals=10, seed="0x10").seed == 16
+
+
+def test_progress_bar_draws_in_place_and_clears():
+    import io
+
+    from bonken_sim.console import ProgressBar
+
+    buf = io.StringIO()
+    bar = ProgressBar(buf)
+    bar(0, 1000)
+    bar.t0 -= 1.0  # pretend a second went by
+    bar(500, 1000)
+    bar.clear()
+    text = buf.getvalue()
+    assert text.startswith("\r0/1,000 deals [") and "\r500/1,000 deals [" in text
+    assert " 50%" in text and "500 deals/s" in text and "ETA 1s" in text
+    assert text.endswith("\r\033[K") and "\n" not in text
