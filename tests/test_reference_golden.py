@@ -309,7 +309,7 @@ def _last_penalty_trick(rec: dict) -> int:
 @pytest.mark.parametrize("variant_id", [1, 2, 3, 4])
 def test_trick_trace_may_stop_once_every_penalty_card_is_taken(variant_id):
     checked = 0
-    for deal in range(400):
+    for deal in range(2000):
         rec = _record(variant_id, deal=deal, strategies=BASIC4)
         full = replay(rec)
         cut = _last_penalty_trick(rec)
