@@ -100,8 +100,9 @@ def format_playout(p) -> list[str]:
     for s in range(4):
         lines.append(f"  seat {s} ({_seat_role(s, p.dealer):13s}) {hand_str(p.hands[s])}")
     lines.append("")
+    if v.contract is not Contract.DOMINO:
+        lines.append("  (each card is shown as seat:card, in playing order)")
     if v.contract is Contract.DOMINO:
-        running = [0, 0, 0, 0]
         held = [bin(h).count("1") for h in p.hands]
         for i, (c, seat) in enumerate(zip(p.plays, p.seats, strict=True)):
             if c is None:
@@ -112,7 +113,6 @@ def format_playout(p) -> list[str]:
             if sum(1 for h in held if h) == 0:
                 note = "  (last card)"
             lines.append(f"  turn {i + 1:3d}: seat {seat} lays {card_str(c)}{note}")
-        del running
         order = ", ".join(f"seat {s}" for s in p.out_order)
         lines.append("")
         lines.append(f"  went out in order: {order}")
@@ -129,7 +129,7 @@ def format_playout(p) -> list[str]:
             pts = int(row[F_TRICK_PTS]) + sum(int(row[F_CARD_PTS + c]) for c in cards)
             if t == 12:
                 pts += int(row[F_LAST_PTS])
-            shown = "  ".join(f"{card_str(c)}" for c in cards)
+            shown = "  ".join(f"{q}:{card_str(c)}" for q, c in zip(seats, cards, strict=True))
             lines.append(
                 f"  trick {t + 1:2d}: seat {seats[0]} leads  {shown}   "
                 f"won by seat {winner}  {pts:+d}"
