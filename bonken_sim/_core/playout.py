@@ -113,6 +113,8 @@ def _make_trick_loop(family):
                 if family == FAMILY_RANDOM or strat[p] == STRAT_RANDOM:
                     c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
                     nr += 1
+                elif L & (L - U1) == U0:  # a forced card: no strategy needed
+                    c = lowest(L)
                 elif family == FAMILY_NEGATIVE:
                     out = ALL52 & ~H & ~played
                     if pos == 0:
@@ -217,6 +219,8 @@ def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
                 if strat[turn] == STRAT_RANDOM:
                     c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
                     nr += 1
+                elif L & (L - U1) == U0:  # a forced card: no strategy needed
+                    c = lowest(L)
                 else:
                     c = domino_choice(H, L, open_rank)
                 cb = U1 << np.uint64(c)
