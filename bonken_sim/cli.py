@@ -55,11 +55,18 @@ def cli() -> None:
 @cli.command()
 @click.option("--seed", required=True, callback=_seed, help="Run seed (0 to 2**64-1).")
 @click.option("--deal", "deal", default="0", show_default=True, help="Deal index (0, 1, 2, ...).")
-@click.option("--contract", required=True, help="bukken, hartenjagen, herenboeren, vrouwen, "
-              "hartenheer, laatste_slag, domino or troeven.")
+@click.option(
+    "--contract",
+    required=True,
+    help="bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino or troeven.",
+)
 @click.option("--trump", default=None, help="Trump for troeven: C, D, H, S or NT.")
-@click.option("--strategies", default="basic", show_default=True,
-              help="One strategy for all seats or four, comma-separated (random, basic).")
+@click.option(
+    "--strategies",
+    default="basic",
+    show_default=True,
+    help="One strategy for all seats or four, comma-separated (random, basic).",
+)
 @click.option("--dealer", default=0, show_default=True, help="Dealer seat 0-3.", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
 def play(seed, deal, contract, trump, strategies, dealer, as_json):
@@ -157,14 +164,31 @@ def _last_winner(p) -> int:
 @cli.command()
 @click.option("--deals", required=True, callback=_count, help="Number of deals (1e3, 10k, ...).")
 @click.option("--seed", required=True, callback=_seed, help="Run seed (0 to 2**64-1).")
-@click.option("--contracts", default="all", show_default=True,
-              help="all, or a comma list such as bukken,troeven_H,troeven.")
-@click.option("--strategies", default="basic", show_default=True,
-              help="One strategy for all seats or four, comma-separated.")
-@click.option("--dealer", default="0", show_default=True,
-              help="Dealer seat 0-3, or 'rotate' (dealer = deal mod 4).")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Output JSONL file ('-' for stdout).")
+@click.option(
+    "--contracts",
+    default="all",
+    show_default=True,
+    help="all, or a comma list such as bukken,troeven_H,troeven.",
+)
+@click.option(
+    "--strategies",
+    default="basic",
+    show_default=True,
+    help="One strategy for all seats or four, comma-separated.",
+)
+@click.option(
+    "--dealer",
+    default="0",
+    show_default=True,
+    help="Dealer seat 0-3, or 'rotate' (dealer = deal mod 4).",
+)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Output JSONL file ('-' for stdout).",
+)
 def trace(deals, seed, contracts, strategies, dealer, out):
     """Write every card of many deals as JSON lines, for independent checking."""
     from .play import parse_strategies
@@ -224,8 +248,9 @@ def _write_atomic(path: Path, lines) -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.option("--quiet", is_flag=True, help="Print only the summary line.")
 def replay(files, quiet):
     """Check trace files card by card under the rules (exit 1 if any record is illegal).
@@ -264,16 +289,38 @@ def replay(files, quiet):
 
 
 @cli.command()
-@click.option("--deals", default="200k", show_default=True, callback=_count,
-              help="Fresh deals per timed repeat.")
-@click.option("--repeats", default=5, show_default=True, type=click.IntRange(1, 100),
-              help="Timed repeats; medians are reported.")
-@click.option("--threads", default="1,2", show_default=True,
-              help="Thread counts to measure, comma-separated.")
-@click.option("--reference-deals", default=40, show_default=True, type=click.IntRange(0, 10_000),
-              help="Deals for the pure-Python reference speed-up (0 to skip).")
-@click.option("--out", "out_dir", default="benchmarks/results", show_default=True,
-              type=click.Path(file_okay=False, path_type=Path), help="Folder for the JSON result.")
+@click.option(
+    "--deals",
+    default="200k",
+    show_default=True,
+    callback=_count,
+    help="Fresh deals per timed repeat.",
+)
+@click.option(
+    "--repeats",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 100),
+    help="Timed repeats; medians are reported.",
+)
+@click.option(
+    "--threads", default="1,2", show_default=True, help="Thread counts to measure, comma-separated."
+)
+@click.option(
+    "--reference-deals",
+    default=40,
+    show_default=True,
+    type=click.IntRange(0, 10_000),
+    help="Deals for the pure-Python reference speed-up (0 to skip).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="benchmarks/results",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the JSON result.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
 def bench(deals, repeats, threads, reference_deals, out_dir, as_json):
     """Measure deal-playouts per second per strategy, variant and thread count."""
@@ -282,12 +329,21 @@ def bench(deals, repeats, threads, reference_deals, out_dir, as_json):
     try:
         counts = tuple(int(t) for t in threads.split(","))
     except ValueError:
-        raise UserError(f"--threads must be a comma list of whole numbers, got {threads!r}") from None
+        raise UserError(
+            f"--threads must be a comma list of whole numbers, got {threads!r}"
+        ) from None
     if not counts or any(t < 1 or t > 256 for t in counts):
         raise UserError(f"--threads must be between 1 and 256, got {threads!r}")
     echo = (lambda *a, **k: None) if as_json else click.echo
-    result = _wrap(run_bench, deals=deals, repeats=repeats, threads=counts,
-                   reference_deals=reference_deals, out_dir=out_dir, echo=echo)
+    result = _wrap(
+        run_bench,
+        deals=deals,
+        repeats=repeats,
+        threads=counts,
+        reference_deals=reference_deals,
+        out_dir=out_dir,
+        echo=echo,
+    )
     if as_json:
         click.echo(json.dumps(result, indent=2))
 
@@ -305,8 +361,17 @@ def warmup():
 # --- bonken-sim run / summary ------------------------------------------------------------
 
 _RUN_KEYS = (
-    "deals", "seed", "strategies", "contracts", "threads", "chunk_size", "out",
-    "resume", "force", "json", "quiet",
+    "deals",
+    "seed",
+    "strategies",
+    "contracts",
+    "threads",
+    "chunk_size",
+    "out",
+    "resume",
+    "force",
+    "json",
+    "quiet",
 )
 
 
@@ -342,35 +407,85 @@ def _load_run_config(ctx, param, value):
 
 
 @cli.command("run")
-@click.option("--deals", metavar="N", envvar="BONKEN_SIM_DEALS",
-              help="Number of deals: 1e6, 2.5M, 10k, 1_000_000.")
-@click.option("--seed", metavar="S", envvar="BONKEN_SIM_SEED",
-              help="Run seed (0 to 2**64-1); drawn, printed and recorded if not given.")
-@click.option("--strategies", metavar="LIST", envvar="BONKEN_SIM_STRATEGIES",
-              help="One strategy for all seats or four, comma-separated (random, basic). "
-              "[default: basic]")
-@click.option("--contracts", metavar="LIST", envvar="BONKEN_SIM_CONTRACTS",
-              help="all, or a comma list such as bukken,troeven_H,troeven. [default: all]")
-@click.option("--threads", metavar="T", envvar="BONKEN_SIM_THREADS",
-              help="Worker threads. [default: the CPUs available]")
-@click.option("--chunk-size", "chunk_size", metavar="K", envvar="BONKEN_SIM_CHUNK_SIZE",
-              help="Deals per Parquet part; memory grows with it. [default: 100k]")
-@click.option("--out", metavar="DIR", envvar="BONKEN_SIM_OUT",
-              help="Run directory. [default: a new results/run-<time>-seed<seed>]")
-@click.option("--resume", is_flag=True, envvar="BONKEN_SIM_RESUME",
-              help="Complete the interrupted run in --out (same options).")
-@click.option("--force", is_flag=True, envvar="BONKEN_SIM_FORCE",
-              help="Overwrite the run already in --out.")
-@click.option("--json", "as_json", is_flag=True, envvar="BONKEN_SIM_JSON",
-              help="Print one JSON document with the summary on stdout.")
-@click.option("--quiet", is_flag=True, envvar="BONKEN_SIM_QUIET",
-              help="No progress bar and no summary (errors still shown).")
-@click.option("--config", "config_file", metavar="FILE", envvar="BONKEN_SIM_CONFIG", is_eager=True,
-              expose_value=False, callback=_load_run_config,
-              help="A TOML file setting any of these options (env vars BONKEN_SIM_<OPTION> "
-              "and the command line win).")
-def run_cmd(deals, seed, strategies, contracts, threads, chunk_size, out, resume, force,
-            as_json, quiet):
+@click.option(
+    "--deals",
+    metavar="N",
+    envvar="BONKEN_SIM_DEALS",
+    help="Number of deals: 1e6, 2.5M, 10k, 1_000_000.",
+)
+@click.option(
+    "--seed",
+    metavar="S",
+    envvar="BONKEN_SIM_SEED",
+    help="Run seed (0 to 2**64-1); drawn, printed and recorded if not given.",
+)
+@click.option(
+    "--strategies",
+    metavar="LIST",
+    envvar="BONKEN_SIM_STRATEGIES",
+    help="One strategy for all seats or four, comma-separated (random, basic). [default: basic]",
+)
+@click.option(
+    "--contracts",
+    metavar="LIST",
+    envvar="BONKEN_SIM_CONTRACTS",
+    help="all, or a comma list such as bukken,troeven_H,troeven. [default: all]",
+)
+@click.option(
+    "--threads",
+    metavar="T",
+    envvar="BONKEN_SIM_THREADS",
+    help="Worker threads. [default: the CPUs available]",
+)
+@click.option(
+    "--chunk-size",
+    "chunk_size",
+    metavar="K",
+    envvar="BONKEN_SIM_CHUNK_SIZE",
+    help="Deals per Parquet part; memory grows with it. [default: 100k]",
+)
+@click.option(
+    "--out",
+    metavar="DIR",
+    envvar="BONKEN_SIM_OUT",
+    help="Run directory. [default: a new results/run-<time>-seed<seed>]",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    envvar="BONKEN_SIM_RESUME",
+    help="Complete the interrupted run in --out (same options).",
+)
+@click.option(
+    "--force", is_flag=True, envvar="BONKEN_SIM_FORCE", help="Overwrite the run already in --out."
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    envvar="BONKEN_SIM_JSON",
+    help="Print one JSON document with the summary on stdout.",
+)
+@click.option(
+    "--quiet",
+    is_flag=True,
+    envvar="BONKEN_SIM_QUIET",
+    help="No progress bar and no summary (errors still shown).",
+)
+@click.option(
+    "--config",
+    "config_file",
+    metavar="FILE",
+    envvar="BONKEN_SIM_CONFIG",
+    is_eager=True,
+    expose_value=False,
+    callback=_load_run_config,
+    help="A TOML file setting any of these options (env vars BONKEN_SIM_<OPTION> "
+    "and the command line win).",
+)
+def run_cmd(
+    deals, seed, strategies, contracts, threads, chunk_size, out, resume, force, as_json, quiet
+):
     """Play many deals in every contract variant and write a Parquet run directory."""
     import dataclasses
 
@@ -379,9 +494,17 @@ def run_cmd(deals, seed, strategies, contracts, threads, chunk_size, out, resume
     from .simulate import run as run_deals
 
     try:
-        cfg = make_config(deals=deals, seed=seed, strategies=strategies, contracts=contracts,
-                          threads=threads, chunk_size=chunk_size, out=out, resume=resume,
-                          force=force)
+        cfg = make_config(
+            deals=deals,
+            seed=seed,
+            strategies=strategies,
+            contracts=contracts,
+            threads=threads,
+            chunk_size=chunk_size,
+            out=out,
+            resume=resume,
+            force=force,
+        )
         if cfg.out is None:
             cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
     except (RunError, ValueError) as exc:
@@ -392,9 +515,12 @@ def run_cmd(deals, seed, strategies, contracts, threads, chunk_size, out, resume
         if quiet:
             return
         what = f"resuming at {done:,} deals," if cfg.resume else "writing"
-        click.echo(f"bonken-sim run: {cfg.deals:,} deals, seed {cfg.seed}"
-                   f"{' (drawn)' if cfg.seed_drawn else ''}, {len(cfg.contracts)} variants, "
-                   f"{cfg.threads} threads; {what} {cfg.out}", err=True)
+        click.echo(
+            f"bonken-sim run: {cfg.deals:,} deals, seed {cfg.seed}"
+            f"{' (drawn)' if cfg.seed_drawn else ''}, {len(cfg.contracts)} variants, "
+            f"{cfg.threads} threads; {what} {cfg.out}",
+            err=True,
+        )
 
     try:
         result = run_deals(cfg, progress=bar, on_start=started)
