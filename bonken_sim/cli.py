@@ -95,7 +95,7 @@ def _seat_role(seat: int, dealer: int) -> str:
 
 def format_playout(p) -> list[str]:
     """A deal as a Bonken player would read it."""
-    from .play import strategy_names
+    from .play import strategy_names, trick_winner
 
     v = p.variant
     lines = [
@@ -132,7 +132,7 @@ def format_playout(p) -> list[str]:
         for t in range(len(p.plays) // 4):
             cards = p.plays[4 * t : 4 * t + 4]
             seats = p.seats[4 * t : 4 * t + 4]
-            winner = p.seats[4 * t + 4] if 4 * t + 4 < len(p.seats) else _last_winner(p)
+            winner = seats[trick_winner(cards, v.trump)]
             pts = int(row[F_TRICK_PTS]) + sum(int(row[F_CARD_PTS + c]) for c in cards)
             if t == 12:
                 pts += int(row[F_LAST_PTS])
@@ -146,19 +146,6 @@ def format_playout(p) -> list[str]:
     if v.contract is not Contract.DOMINO:
         lines.append("  tricks: " + "  ".join(f"seat {s}: {p.tricks[s]}" for s in range(4)))
     return lines
-
-
-def _last_winner(p) -> int:
-    cards = p.plays[-4:]
-    seats = p.seats[-4:]
-    trump = "CDHS".index(p.variant.trump) if p.variant.trump in ("C", "D", "H", "S") else -1
-    win = 0
-    for i in range(1, 4):
-        a, b = cards[i], cards[win]
-        same = a // 13 == b // 13
-        if (same and a > b) or (not same and a // 13 == trump):
-            win = i
-    return seats[win]
 
 
 @cli.command()

@@ -122,6 +122,19 @@ class Playout:
         }
 
 
+def trick_winner(trick: Sequence[int | None], trump: str | None) -> int:
+    """Index in ``trick`` (cards in playing order) of the card that wins it."""
+    trump_suit = "CDHS".index(trump) if trump in ("C", "D", "H", "S") else -1
+    win = 0
+    for i in range(1, len(trick)):
+        a, b = trick[i], trick[win]
+        assert a is not None and b is not None
+        same = a // 13 == b // 13
+        if (same and a > b) or (not same and a // 13 == trump_suit):
+            win = i
+    return win
+
+
 def _seats_of(
     variant: Variant, dealer: int, hands: list[int], plays: list[int | None]
 ) -> list[int]:
@@ -139,21 +152,12 @@ def _seats_of(
             turn = (turn + 1) % 4
         return seats
     leader = (dealer + 1) % 4
-    trump = variant.trump if variant.trump in ("C", "D", "H", "S") else None
-    trump_suit = "CDHS".index(trump) if trump else -1
     for t in range(0, len(plays), 4):
         trick = plays[t : t + 4]
         order = [(leader + i) % 4 for i in range(len(trick))]
         seats.extend(order)
         if len(trick) == 4:
-            win = 0
-            for i in range(1, 4):
-                a, b = trick[i], trick[win]
-                assert a is not None and b is not None
-                same = a // 13 == b // 13
-                if (same and a > b) or (not same and a // 13 == trump_suit):
-                    win = i
-            leader = order[win]
+            leader = order[trick_winner(trick, variant.trump)]
     return seats
 
 
