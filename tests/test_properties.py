@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import bonken_sim
 from bonken_sim.options import MAX_COUNT, parse_count
 from bonken_sim.rules import VARIANTS, Contract, card_str, mask_cards, parse_card, parse_hand
+from tests.reference.rules import DEAL_TOTAL
 
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -490,17 +491,6 @@ def test_the_independent_checker_catches_broken_plays():
 # --------------------------------------------------------------------------------------------
 # Scoring invariants
 # --------------------------------------------------------------------------------------------
-
-DEAL_TOTAL = {
-    "bukken": -65,
-    "hartenjagen": -65,
-    "herenboeren": -120,
-    "vrouwen": -120,
-    "hartenheer": -50,
-    "laatste_slag": -50,
-    "domino": -50,
-    "troeven": 130,
-}
 
 
 def raw_scores(p) -> list[int]:

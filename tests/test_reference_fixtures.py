@@ -9,17 +9,7 @@ import pytest
 from tests.fixtures_hand import FIXTURES
 from tests.reference import IllegalPlay, parse_card, replay
 from tests.reference.replay import replay_detail
-
-DEAL_TOTAL = {
-    "bukken": -65,
-    "hartenjagen": -65,
-    "herenboeren": -120,
-    "vrouwen": -120,
-    "hartenheer": -50,
-    "laatste_slag": -50,
-    "domino": -50,
-    "troeven": 130,
-}
+from tests.reference.rules import DEAL_TOTAL
 
 BY_NAME = {f["name"]: f for f in FIXTURES}
 

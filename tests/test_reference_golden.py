@@ -27,21 +27,10 @@ from tests.reference import (
     replay,
 )
 from tests.reference.replay import replay_detail, to_record
-from tests.reference.rules import penalty_set
+from tests.reference.rules import DEAL_TOTAL, penalty_set
 
 GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden"
 
-# Total of the four raw scores of one deal, per contract (RULES.md §3).
-DEAL_TOTAL = {
-    "bukken": -65,
-    "hartenjagen": -65,
-    "herenboeren": -120,
-    "vrouwen": -120,
-    "hartenheer": -50,
-    "laatste_slag": -50,
-    "domino": -50,
-    "troeven": 130,
-}
 
 SELF_SEED = 20240601
 SELF_DEALS = 300

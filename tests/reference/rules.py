@@ -282,3 +282,16 @@ class DominoDeal:
         assert self.can_stop_early()
         last = next(p for p in range(4) if p not in self.out_order[:3])
         return [-50 if p == last else 0 for p in range(4)]
+
+
+# Total of the four raw scores of one deal, per contract (RULES.md §3).
+DEAL_TOTAL = {
+    "bukken": -65,
+    "hartenjagen": -65,
+    "herenboeren": -120,
+    "vrouwen": -120,
+    "hartenheer": -50,
+    "laatste_slag": -50,
+    "domino": -50,
+    "troeven": 130,
+}
