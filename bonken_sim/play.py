@@ -16,7 +16,6 @@ from ._core.playout import PASS
 from ._core.rng import seed_key
 from ._core.ruleset import standard_table
 from .rules import (
-    VARIANTS,
     Contract,
     Strategy,
     Variant,
@@ -24,6 +23,7 @@ from .rules import (
     make_variant,
     mask_cards,
     parse_card,
+    parse_variant,
 )
 
 MAX_SEED = 2**64 - 1
@@ -176,8 +176,6 @@ def play(
     (130, 13)
     """
     if isinstance(variant, str):
-        from .rules import parse_variant
-
         variant = make_variant(variant, trump) if trump is not None else parse_variant(variant)
     seed, deal, dealer = check_seed(seed), check_deal(deal), check_dealer(dealer)
     strats = parse_strategies(strategies)
@@ -267,7 +265,7 @@ def replay(record: dict) -> list[int]:
     tricks = np.zeros(4, np.int64)
     verdict, index = K.replay(_TABLE[variant.id], hands, dealer, plays_arr, scores, tricks)
     if verdict != K.OK:
-        where = _describe_step(variant, dealer, masks, plays, index)
+        where = _describe_step(variant, index)
         what = _VERDICTS[verdict]
         if verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
             seat, legal = K.legal_now(
@@ -282,13 +280,7 @@ def replay(record: dict) -> list[int]:
     return [int(x) for x in scores]
 
 
-def _describe_step(
-    variant: Variant, dealer: int, masks: list[int], plays: list[int], i: int
-) -> str:
+def _describe_step(variant: Variant, i: int) -> str:
     if variant.contract is Contract.DOMINO:
         return f"turn {i + 1}"
     return f"trick {i // 4 + 1}"
-
-
-def all_variants() -> tuple[Variant, ...]:
-    return VARIANTS
