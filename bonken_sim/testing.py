@@ -9,7 +9,7 @@ import numpy as np
 
 from ._core import kernels as K
 from ._core.rng import seed_key
-from ._core.ruleset import F_TOTAL, standard_table
+from ._core.ruleset import DOMINO, F_TOTAL, standard_table
 from .play import parse_strategies, strategy_array
 
 
@@ -54,20 +54,16 @@ def check_invariants(b: Batch) -> None:
     table = standard_table()
     h = b.hands.astype(np.uint64)
     union = h[:, 0] | h[:, 1] | h[:, 2] | h[:, 3]
-    full = np.uint64((1 << 52) - 1)
-    bad = np.nonzero(union != full)[0]
-    assert bad.size == 0, f"deal {bad[:1]}: hands do not cover the deck"
-    counts = np.zeros(len(h), np.int64)
+    bad = np.nonzero(union != np.uint64((1 << 52) - 1))[0]
+    assert bad.size == 0, f"deal {bad[0] if bad.size else ''}: hands do not cover the deck"
     for p in range(4):
-        counts += (
-            np.array([int(x).bit_count() for x in h[:, p]]) if len(h) < 1000 else _popcount(h[:, p])
-        )
-    assert np.all(counts == 52), "hands overlap"
+        bad = np.nonzero(_popcount(h[:, p]) != 13)[0]
+        assert bad.size == 0, f"deal {bad[0] if bad.size else ''}: seat {p} does not hold 13 cards"
     for j, v in enumerate(b.variants):
         total = b.scores[:, j, :].astype(np.int64).sum(axis=1)
         bad = np.nonzero(total != table[v, F_TOTAL])[0]
         assert bad.size == 0, f"variant {v}, deal {bad[0]}: total {total[bad[0]]}"
-        if v == 6:  # domino: a strict finishing order; the last one out pays
+        if v == DOMINO:  # domino: a strict finishing order; the last one out pays
             order = np.sort(b.order[:, j, :], axis=1)
             assert np.all(order == np.arange(4)), "domino: out order is not a permutation"
             last = np.argmax(b.order[:, j, :], axis=1)
@@ -79,11 +75,13 @@ def check_invariants(b: Batch) -> None:
             assert np.all(b.order[:, j, :] == -1)
 
 
+_BYTE_POP = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
 def _popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits per uint64 element, by bytes through one table."""
     x = x.astype(np.uint64)
     out = np.zeros(len(x), np.int64)
     for shift in range(0, 64, 8):
-        out += np.array([bin(i).count("1") for i in range(256)])[
-            ((x >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)
-        ]
+        out += _BYTE_POP[((x >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)]
     return out
