@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DEALS ?= 1e6
 
-.PHONY: run test bench check warmup clean-cache clean
+.PHONY: run test bench check warmup fit clean-cache clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ check: $(VENV)/.installed-test
 
 warmup: $(VENV)/.installed-run
 	$(BIN)/bonken-sim warmup
+
+# Refit the contract-choice and doubling models shipped in bonken_sim/data/models.json.
+fit: $(VENV)/.installed-run
+	$(BIN)/python scripts/fit_models.py
 
 # Compiled kernels live under ~/.cache/bonken-sim/numba/<hash of the core sources>, so an
 # edit never runs a stale kernel; this removes them all.
