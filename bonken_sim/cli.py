@@ -345,6 +345,36 @@ def warmup():
     click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")
 
 
+@cli.command()
+@click.option("--deals", default="100k", show_default=True, callback=_count, help="Deals per rung.")
+@click.option("--seed", default="1", show_default=True, callback=_seed, help="Seed of the deals.")
+@click.option("--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores).")
+@click.option(
+    "--out",
+    default="results/ladder.json",
+    show_default=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to save the tables as JSON ('-' for none).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document instead of tables.")
+def ladder(deals, seed, threads, out, as_json):
+    """Measure each step of the strategy ladder: card play, contract choice, doubling."""
+    from .ladder import run_ladder, to_json, to_text
+
+    if str(out) != "-":
+        if out == Path("results/ladder.json"):
+            _wrap(out.parent.mkdir, exist_ok=True)
+        if out.is_dir() or not out.expanduser().parent.is_dir():
+            raise UserError(f"cannot write --out {out}: not a file in an existing directory")
+    result = _wrap(run_ladder, deals, seed, threads)
+    doc = to_json(result)
+    if str(out) != "-":
+        _wrap(_write_atomic, out, [json.dumps(doc, indent=1)])
+    click.echo(json.dumps(doc, indent=2) if as_json else to_text(result))
+    if str(out) != "-" and not as_json:
+        click.echo(f"\nsaved {out}", err=True)
+
+
 # --- bonken-sim run / summary ------------------------------------------------------------
 
 _RUN_KEYS = (
