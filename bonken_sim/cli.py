@@ -375,6 +375,110 @@ def ladder(deals, seed, threads, out, as_json):
         click.echo(f"\nsaved {out}", err=True)
 
 
+# --- bonken-sim game / tournament ---------------------------------------------------------
+
+
+def _profiles_help() -> str:
+    from .games import PROFILES
+
+    return "Player profiles: " + ", ".join(PROFILES) + " (see the README)."
+
+
+@cli.command()
+@click.option("--games", required=True, help="Number of games (1e5, 10k, ...).")
+@click.option("--seed", default=None, help="Run seed (drawn and printed when not given).")
+@click.option(
+    "--players",
+    default="basic",
+    show_default=True,
+    help="One profile for every seat, or four comma-separated (seat 0 … 3).",
+)
+@click.option("--order", default="free", show_default=True, help="Contract order: free or fixed.")
+@click.option("--doubling", default="on", show_default=True, help="Doubling: on or off.")
+@click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
+@click.option("--chunk-size", default=None, help="Games per Parquet part (default 20k).")
+@click.option("--out", default=None, type=click.Path(path_type=Path), help="Run directory.")
+@click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
+@click.option("--force", is_flag=True, help="Replace an existing game run in --out.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+def game(
+    games, seed, players, order, doubling, threads, chunk_size, out, resume, force, as_json, quiet
+):
+    """Play full 11-deal games (choice, doubling, settlement) into a Parquet run directory."""
+    from .console import ProgressBar
+    from .game_run import GameRunError, GameRunInterrupted, make_game_config, run_games
+
+    try:
+        cfg = make_game_config(games, seed, players, order, doubling, threads, chunk_size, out)
+    except GameRunError as exc:
+        raise UserError(str(exc)) from None
+    if not quiet and not as_json:
+        click.echo(
+            f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
+            f"{' (drawn)' if cfg.seed_drawn else ''}, players {','.join(cfg.players)}, "
+            f"order {cfg.order}, doubling {'on' if cfg.doubling else 'off'}, {cfg.threads} threads",
+            err=True,
+        )
+    bar = ProgressBar(unit="games") if not quiet and sys.stderr.isatty() else None
+    try:
+        result = run_games(cfg, resume=resume, force=force, progress=bar)
+    except GameRunInterrupted as exc:
+        if bar is not None:
+            bar.clear()
+        click.echo(f"bonken-sim: {exc}", err=True)
+        raise click.exceptions.Exit(130) from None
+    except (GameRunError, OSError) as exc:
+        if bar is not None:
+            bar.clear()
+        raise UserError(str(exc)) from None
+    if bar is not None:
+        bar.clear()
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+    elif not quiet:
+        rate = result.played / result.play_seconds if result.play_seconds else 0.0
+        click.echo(
+            f"{result.played:,} games played into {result.out} ({result.parts} parts) in "
+            f"{result.wall_seconds:.1f} s, {rate:,.0f} games/s"
+        )
+
+
+game.help = f"{game.help}\n\n{_profiles_help()}"
+
+
+@cli.command()
+@click.option("--games", required=True, callback=_count, help="Games in all (1e5, 10k, ...).")
+@click.option("--profiles", required=True, help="2 to 4 profiles, comma-separated.")
+@click.option("--seed", default="1", show_default=True, callback=_seed, help="Seed of the deals.")
+@click.option("--order", default="free", show_default=True, help="Contract order: free or fixed.")
+@click.option("--doubling", default="on", show_default=True, help="Doubling: on or off.")
+@click.option("--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+def tournament(games, profiles, seed, order, doubling, threads, as_json):
+    """Profiles against each other on the same deals, every seating arrangement equally often."""
+    from .tournament import parse_tournament_profiles, run_tournament, to_json, to_text
+
+    names = _wrap(parse_tournament_profiles, profiles)
+    if order not in ("free", "fixed"):
+        raise UserError(f"--order must be free or fixed, got {order!r}")
+    if doubling not in ("on", "off"):
+        raise UserError(f"--doubling must be on or off, got {doubling!r}")
+    result = _wrap(
+        run_tournament,
+        games,
+        seed,
+        names,
+        fixed_order=order == "fixed",
+        doubling=doubling == "on",
+        threads=threads,
+    )
+    click.echo(json.dumps(to_json(result), indent=1) if as_json else to_text(result))
+
+
+tournament.help = f"{tournament.help}\n\n{_profiles_help()}"
+
+
 # --- bonken-sim run / summary ------------------------------------------------------------
 
 _RUN_KEYS = (

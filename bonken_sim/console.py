@@ -24,8 +24,9 @@ def _duration(seconds: float) -> str:
 class ProgressBar:
     """``done/total deals [=====>    ] 41%  105,000 deals/s  ETA 6s`` redrawn in place."""
 
-    def __init__(self, stream: IO[str] | None = None, width: int = 24):
+    def __init__(self, stream: IO[str] | None = None, width: int = 24, unit: str = "deals"):
         self.stream = stream if stream is not None else sys.stderr
+        self.unit = unit
         self.width = width
         self.t0: float | None = None
         self.start_done = 0
@@ -42,8 +43,8 @@ class ProgressBar:
         fill = int(frac * self.width)
         bar = "=" * fill + (">" if fill < self.width else "") + " " * max(0, self.width - fill - 1)
         eta = _duration((total - done) / rate) if rate > 0 else "?"
-        rate_txt = f"{rate:,.0f} deals/s" if rate > 0 else "starting"
-        line = f"\r{done:,}/{total:,} deals [{bar}] {frac:4.0%}  {rate_txt}  ETA {eta}  "
+        rate_txt = f"{rate:,.0f} {self.unit}/s" if rate > 0 else "starting"
+        line = f"\r{done:,}/{total:,} {self.unit} [{bar}] {frac:4.0%}  {rate_txt}  ETA {eta}  "
         self.stream.write(line)
         self.stream.flush()
         self._shown = True

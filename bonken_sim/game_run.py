@@ -1,0 +1,442 @@
+"""``bonken-sim game``: many full games into a run directory, streamed and resumable.
+
+A game run directory::
+
+    RUN/
+      _manifest.json            state, resolved config, seed, versions, parts with SHA-256
+      deals/part-000000.parquet one row per deal of each game
+      games/part-000000.parquet one row per game
+
+Part ``k`` holds games ``[k * chunk_size, (k + 1) * chunk_size)``; each file is written under
+a hidden temporary name and renamed when complete, and the manifest lists only complete
+parts, so a killed run leaves nothing that looks finished and ``--resume`` completes it to
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .games import DEALS_PER_GAME, PAIRS, GameBatch, parse_profiles, play_games, ranks
+from .io import VARIANT_CONTRACT, VARIANT_TRUMP, PartFile, sha256_file, tmp_name
+from .options import parse_count, parse_seed
+from .rules import TRUMPS, VARIANTS, Contract
+
+FORMAT = "bonken-sim-games"
+SCHEMA_VERSION = 1
+MANIFEST = "_manifest.json"
+DEALS_DIR = "deals"
+GAMES_DIR = "games"
+DEFAULT_CHUNK = 20_000
+MAX_GAMES = 10**10
+RESULTS_DIR = Path("results")
+ProgressFn = Callable[[int, int], None]
+
+
+class GameRunError(ValueError):
+    """A bad option or an unusable output directory (printed as one line)."""
+
+
+class GameRunInterrupted(KeyboardInterrupt):
+    """Ctrl-C between parts: the run is incomplete and can be resumed."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    games: int
+    seed: int
+    players: tuple[str, ...] = ("basic",) * 4
+    order: str = "free"
+    doubling: bool = True
+    threads: int = 0
+    chunk_size: int = DEFAULT_CHUNK
+    out: Path | None = None
+    seed_drawn: bool = False
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the bytes of the result (checked on --resume)."""
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "players": list(self.players),
+            "order": self.order,
+            "doubling": self.doubling,
+            "chunk_size": self.chunk_size,
+        }
+
+    @property
+    def n_parts(self) -> int:
+        return -(-self.games // self.chunk_size)
+
+
+def make_game_config(
+    games: Any,
+    seed: Any = None,
+    players: Any = "basic",
+    order: str = "free",
+    doubling: Any = True,
+    threads: Any = None,
+    chunk_size: Any = None,
+    out: Any = None,
+) -> GameConfig:
+    """Validate every option; errors are GameRunError with a one-line message."""
+    try:
+        n = parse_count(games, "--games", maximum=MAX_GAMES)
+        drawn = seed is None
+        s = int.from_bytes(os.urandom(8), "little") >> 1 if drawn else parse_seed(seed)
+        names = tuple(parse_profiles(players))
+        chunk = DEFAULT_CHUNK if chunk_size is None else parse_count(chunk_size, "--chunk-size")
+    except ValueError as exc:
+        raise GameRunError(str(exc)) from None
+    if order not in ("free", "fixed"):
+        raise GameRunError(f"--order must be free or fixed, got {order!r}")
+    if isinstance(doubling, str):
+        if doubling not in ("on", "off"):
+            raise GameRunError(f"--doubling must be on or off, got {doubling!r}")
+        doubling = doubling == "on"
+    t = (os.cpu_count() or 1) if threads is None else int(threads)
+    if t < 1 or t > 256:
+        raise GameRunError(f"--threads must be between 1 and 256, got {threads}")
+    return GameConfig(
+        n, s, names, order, bool(doubling), t, min(chunk, n), Path(out) if out else None, drawn
+    )
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def _dict(indices: np.ndarray, names, mask=None):
+    import pyarrow as pa
+
+    idx = pa.array(indices.astype(np.int8), mask=mask)
+    return pa.DictionaryArray.from_arrays(idx, pa.array(list(names), pa.string()))
+
+
+_VARIANT_NAMES = [v.name for v in VARIANTS]
+_CONTRACT_NAMES = [c.label for c in Contract]
+
+
+def deals_table(b: GameBatch, metadata: dict):
+    """One row per deal of each game of the batch."""
+    import pyarrow as pa
+
+    n = b.n
+    game = np.repeat(b.start + np.arange(n, dtype=np.int64), DEALS_PER_GAME)
+    k = np.tile(np.arange(DEALS_PER_GAME, dtype=np.int8), n)
+    dealer = ((game % 4) + k) % 4
+    v = b.variant.reshape(-1)
+    trump = VARIANT_TRUMP[v]
+    cols: dict[str, Any] = {
+        "game": pa.array(game),
+        "deal": pa.array(k),
+        "dealer": pa.array(dealer.astype(np.int8)),
+        "chooser": pa.array(((dealer + 2) % 4).astype(np.int8)),
+        "variant": _dict(v, _VARIANT_NAMES),
+        "contract": _dict(VARIANT_CONTRACT[v], _CONTRACT_NAMES),
+        "trump": _dict(np.maximum(trump, 0), TRUMPS, mask=trump < 0),
+        "doubles": pa.array(b.dbl.reshape(-1)),
+    }
+    m = b.multiplicity().reshape(-1, len(PAIRS))
+    for j, (a, c) in enumerate(PAIRS):
+        cols[f"m_{a}{c}"] = pa.array(m[:, j])
+    raw = b.raw.reshape(-1, 4)
+    final = b.final.reshape(-1, 4)
+    for p in range(4):
+        cols[f"raw_{p}"] = pa.array(raw[:, p])
+    for p in range(4):
+        cols[f"final_{p}"] = pa.array(final[:, p])
+    table = pa.table(cols)
+    return table.replace_schema_metadata({"bonken_sim": json.dumps(metadata)})
+
+
+def games_table(b: GameBatch, players: tuple[str, ...], metadata: dict):
+    """One row per game: first dealer, the profile per seat, settled totals and ranks."""
+    import pyarrow as pa
+
+    n = b.n
+    game = b.start + np.arange(n, dtype=np.int64)
+    rk = ranks(b.totals)
+    cols: dict[str, Any] = {
+        "game": pa.array(game),
+        "first_dealer": pa.array((game % 4).astype(np.int8)),
+    }
+    names = sorted(set(players))
+    for p in range(4):
+        idx = np.array([names.index(players[j]) for j in b.profiles[:, p]], dtype=np.int8)
+        cols[f"profile_{p}"] = _dict(idx, names)
+    for p in range(4):
+        cols[f"total_{p}"] = pa.array(b.totals[:, p])
+    for p in range(4):
+        cols[f"rank_{p}"] = pa.array(rk[:, p].astype(np.int8))
+    table = pa.table(cols)
+    return table.replace_schema_metadata({"bonken_sim": json.dumps(metadata)})
+
+
+# --- the run directory ----------------------------------------------------------------------
+
+
+def write_part(path: Path, table, root: Path) -> PartFile:
+    """Write one Parquet part (zstd; strings dictionary-encoded) through a hidden temporary
+    file renamed when complete."""
+    import pyarrow.parquet as pq
+
+    tmp = tmp_name(path)
+    try:
+        pq.write_table(table, tmp, compression="zstd", row_group_size=max(1, table.num_rows))
+        digest = sha256_file(tmp)
+        size = tmp.stat().st_size
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return PartFile(path.relative_to(root).as_posix(), table.num_rows, size, digest)
+
+
+def _versions() -> dict[str, str]:
+    import numba
+    import pyarrow
+
+    from ._core._jit import cache_dir
+
+    return {
+        "bonken_sim": __version__,
+        "engine": cache_dir().name,
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "pyarrow": pyarrow.__version__,
+        "python": platform.python_version(),
+    }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def default_game_out(seed: int, base: Path = RESULTS_DIR) -> Path:
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GameRunError(f"cannot create {base}/: {exc.strerror or exc}") from None
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    for k in range(1, 10_000):
+        path = base / (f"games-{stamp}-seed{seed}" + (f"-{k}" if k > 1 else ""))
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise GameRunError(f"cannot create {path}: {exc.strerror or exc}") from None
+    raise GameRunError(f"cannot find a free directory name under {base}")  # pragma: no cover
+
+
+def _write_manifest(root: Path, manifest: dict) -> None:
+    path = root / MANIFEST
+    tmp = tmp_name(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(manifest, fh, indent=1)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def read_game_manifest(root: Path) -> dict:
+    path = Path(root) / MANIFEST
+    if not path.is_file():
+        raise GameRunError(f"{root} is not a bonken-sim game run (no {MANIFEST})")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise GameRunError(f"{path} is not a valid manifest: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise GameRunError(f"{root} is not a bonken-sim game run")
+    if doc.get("schema_version") != SCHEMA_VERSION:
+        raise GameRunError(
+            f"{path}: schema version {doc.get('schema_version')} is not supported "
+            f"(this bonken-sim writes {SCHEMA_VERSION})"
+        )
+    return doc
+
+
+def _our_files(root: Path) -> list[Path]:
+    found = [root / MANIFEST, tmp_name(root / MANIFEST)]
+    for sub in (DEALS_DIR, GAMES_DIR):
+        d = root / sub
+        if d.is_dir():
+            found += list(d.glob("part-*.parquet")) + list(d.glob(".part-*.parquet.tmp"))
+    return [p for p in found if p.exists()]
+
+
+def _prepare(cfg: GameConfig, resume: bool, force: bool) -> tuple[Path, dict, set[int]]:
+    """The output directory, its manifest and the parts already complete."""
+    if resume and force:
+        raise GameRunError("--resume and --force cannot be used together")
+    root = cfg.out if cfg.out is not None else default_game_out(cfg.seed)
+    done: set[int] = set()
+    manifest: dict | None = None
+    if root.exists() and not root.is_dir():
+        raise GameRunError(f"--out {root} exists and is not a directory")
+    if root.is_dir() and any(root.iterdir()) and cfg.out is not None:
+        if resume:
+            manifest = read_game_manifest(root)
+            if manifest["config"] != cfg.identity():
+                raise GameRunError(
+                    f"{root} holds a different game run ({manifest['config']}); "
+                    "use the same options to resume, or --force to replace it"
+                )
+            for part in manifest["parts"]:
+                ok = all(
+                    (root / part[f]).is_file() and sha256_file(root / part[f]) == part[s]
+                    for f, s in (("deals_file", "deals_sha256"), ("games_file", "games_sha256"))
+                )
+                if ok:
+                    done.add(part["index"])
+            manifest["parts"] = [p for p in manifest["parts"] if p["index"] in done]
+        elif force:
+            if not (root / MANIFEST).is_file() and not (root / DEALS_DIR).is_dir():
+                raise GameRunError(f"--force refuses to clear {root}: it is not a game run")
+            for f in _our_files(root):
+                f.unlink()
+        else:
+            raise GameRunError(
+                f"{root} already exists; use --resume to complete it or --force to replace it"
+            )
+    elif resume:
+        raise GameRunError(f"nothing to resume in {root}")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for sub in (DEALS_DIR, GAMES_DIR):
+            (root / sub).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise GameRunError(f"cannot create {root}: {exc.strerror or exc}") from None
+    if not os.access(root, os.W_OK):
+        raise GameRunError(f"cannot write to {root}: permission denied")
+    if manifest is None:
+        manifest = {
+            "format": FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "state": "incomplete",
+            "config": cfg.identity(),
+            "seed_drawn": cfg.seed_drawn,
+            "versions": _versions(),
+            "parts": [],
+            "sessions": [],
+        }
+    manifest["state"] = "incomplete"
+    manifest["sessions"].append({"start": _now(), "threads": cfg.threads})
+    _write_manifest(root, manifest)
+    return root, manifest, done
+
+
+@dataclass
+class GameRunResult:
+    out: Path
+    seed: int
+    seed_drawn: bool
+    games: int
+    played: int
+    parts: int
+    wall_seconds: float
+    play_seconds: float
+    files: list[str] = field(default_factory=list)
+    profiles: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["out"] = str(self.out)
+        d["games_per_second"] = self.played / self.play_seconds if self.play_seconds else None
+        return d
+
+
+def run_games(cfg: GameConfig, resume: bool = False, force: bool = False, progress=None):
+    """Play the configured games into a run directory; returns a GameRunResult."""
+    t0 = time.perf_counter()
+    root, manifest, done = _prepare(cfg, resume, force)
+    meta = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "config": cfg.identity()}
+    seating = np.arange(4)
+    played = 0
+    t_play = 0.0
+    already = sum(min(cfg.chunk_size, cfg.games - k * cfg.chunk_size) for k in done)
+    try:
+        for k in range(cfg.n_parts):
+            if k in done:
+                continue
+            start = k * cfg.chunk_size
+            n = min(cfg.chunk_size, cfg.games - start)
+            tp = time.perf_counter()
+            b = play_games(
+                n,
+                cfg.seed,
+                seating,
+                list(cfg.players),
+                start=start,
+                fixed_order=cfg.order == "fixed",
+                doubling=cfg.doubling,
+                threads=cfg.threads,
+            )
+            t_play += time.perf_counter() - tp
+            name = f"part-{k:06d}.parquet"
+            part_meta = {**meta, "part": k, "game_start": start, "games": n}
+            try:
+                dp = write_part(root / DEALS_DIR / name, deals_table(b, part_meta), root)
+                gp = write_part(
+                    root / GAMES_DIR / name, games_table(b, cfg.players, part_meta), root
+                )
+            except OSError as exc:
+                raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
+            manifest["parts"].append(
+                {
+                    "index": k,
+                    "game_start": start,
+                    "games": n,
+                    "deals_file": dp.file,
+                    "deals_rows": dp.rows,
+                    "deals_sha256": dp.sha256,
+                    "games_file": gp.file,
+                    "games_rows": gp.rows,
+                    "games_sha256": gp.sha256,
+                }
+            )
+            manifest["parts"].sort(key=lambda p: p["index"])
+            _write_manifest(root, manifest)
+            played += n
+            if progress is not None:
+                progress(already + played, cfg.games)
+    except KeyboardInterrupt:
+        raise GameRunInterrupted(
+            f"interrupted: {root} is incomplete; run the same command with --resume to finish it"
+        ) from None
+    manifest["state"] = "complete"
+    manifest["sessions"][-1].update(games_played=played, play_seconds=round(t_play, 3))
+    _write_manifest(root, manifest)
+    files = [p[f] for p in manifest["parts"] for f in ("deals_file", "games_file")]
+    return GameRunResult(
+        root,
+        cfg.seed,
+        cfg.seed_drawn,
+        cfg.games,
+        played,
+        len(manifest["parts"]),
+        time.perf_counter() - t0,
+        t_play,
+        files,
+        {f"seat_{p}": name for p, name in enumerate(cfg.players)},
+    )

@@ -1,0 +1,206 @@
+"""Full games in the core: the kernel against a Python composition of the same rules, and the
+constraints of RULES.md §5–§6 on many games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bonken_sim import choice as C
+from bonken_sim import doubling as D
+from bonken_sim._core.ruleset import F_TOTAL, standard_table
+from bonken_sim.games import (
+    DEALS_PER_GAME,
+    PROFILES,
+    GameError,
+    parse_profiles,
+    play_games,
+    ranks,
+)
+from bonken_sim.model_features import base_features, trump_features
+from bonken_sim.play import deal_hands, play
+
+NAMES = C.NAMES
+TOTALS = standard_table()[:, F_TOTAL]
+BASIC = np.zeros(4, np.int64)
+
+
+def _turns_left(d0: int, k: int, chooser: int) -> int:
+    return sum(1 for j in range(k, DEALS_PER_GAME) if (d0 + j + 2) % 4 == chooser)
+
+
+def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True):
+    """The same game composed from the Python specification (choice, doubling, settle)."""
+    d0 = g % 4
+    neg_free, trump_free, had = set(NAMES[:7]), list(NAMES[7:]), [False] * 4
+    rows = []
+    for k in range(DEALS_PER_GAME):
+        dealer = (d0 + k) % 4
+        chooser = (dealer + 2) % 4
+        deal = DEALS_PER_GAME * g + k
+        hands = np.array(deal_hands(seed, deal), np.uint64)
+        turns = _turns_left(d0, k, chooser)
+        prof = PROFILES[profiles[chooser]]
+        assert prof.choice == 1, "the composition covers fitted choice only"
+        if fixed_order:
+            avail = [NAMES[k]] if k < 7 else [t for t in NAMES[7:] if t in trump_free]
+            v = C.choose(models, hands[chooser : chooser + 1], 2, avail)[0]
+        else:
+            avail = [n for n in NAMES if n in neg_free or n in trump_free]
+            v = C.choose(models, hands[chooser : chooser + 1], 2, avail, had[chooser], turns)[0]
+        if v in neg_free:
+            neg_free.discard(v)
+        else:
+            trump_free.remove(v)
+            had[chooser] = True
+        doubled = np.zeros((1, 4, 4), bool)
+        if doubling:
+            doubled = D.doubles(models, hands[None, :], v, dealer)
+            never = [p for p in range(4) if PROFILES[profiles[p]].doubling == 0]
+            if never:  # a never-doubling seat changes what the others may double back
+                est = D.edge_estimates(models, hands[None, :], v, dealer)
+                est[:, never, :] = -np.inf
+                doubled = D.doubles_from_estimates(est, D.thresholds(models, v), dealer)
+        strategies = ",".join("basic" if PROFILES[p].card == 1 else "random" for p in profiles)
+        raw = np.array(play(seed, deal, v, strategies, dealer).scores)
+        final = D.settle(raw[None, :], D.multiplicity(doubled))[0]
+        rows.append((NAMES.index(v), doubled[0], raw, final))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "profiles, fixed_order, doubling",
+    [
+        (["basic"] * 4, False, True),
+        (["basic", "basic-nodouble", "basic", "basic-nodouble"], False, True),
+        (["basic"] * 4, True, True),
+        (["basic"] * 4, False, False),
+    ],
+)
+def test_kernel_games_equal_the_python_composition(profiles, fixed_order, doubling):
+    models = C.load_models()
+    seed, n = 31, 40
+    b = play_games(
+        n,
+        seed,
+        np.arange(4),
+        profiles,
+        fixed_order=fixed_order,
+        doubling=doubling,
+        start=5,
+    )
+    doubled = b.doubled()
+    for i in range(n):
+        rows = _python_game(seed, 5 + i, profiles, models, fixed_order, doubling)
+        for k, (v, dbl, raw, final) in enumerate(rows):
+            where = f"game {5 + i} deal {k}"
+            assert b.variant[i, k] == v, where
+            assert np.array_equal(doubled[i, k], dbl), where
+            assert b.raw[i, k].tolist() == raw.tolist(), where
+            assert b.final[i, k].tolist() == final.tolist(), where
+        assert b.totals[i].tolist() == b.final[i].sum(axis=0).tolist()
+
+
+def test_numba_features_equal_the_numpy_features():
+    from bonken_sim._core import game as G
+    from bonken_sim.games import BASE_FEATURES, FULL_FEATURES, TRUMP_FEATURES
+
+    hands = np.array([deal_hands(3, d) for d in range(200)], np.uint64).reshape(-1)
+    base = base_features(hands)
+    buf = np.empty(G.N_FULL)
+    for i, h in enumerate(hands):
+        G.hand_features(h, buf)
+        assert buf[0] == 1.0
+        for j, name in enumerate(BASE_FEATURES):
+            assert buf[1 + j] == base[name][i], name
+        for t in range(4):
+            G.trump_part(h, t, buf)
+            tf = trump_features(hands[i : i + 1], t)
+            for name in TRUMP_FEATURES:
+                assert buf[FULL_FEATURES.index(name)] == tf[name][0], name
+
+
+@pytest.fixture(scope="module")
+def many():
+    return play_games(100_000, 2026, BASIC, ["basic"], threads=2)
+
+
+def _check_constraints(b, fixed_order=False):
+    n = b.n
+    v = b.variant.astype(np.int64)
+    for c in range(7):  # every negative exactly once
+        assert np.all((v == c).sum(axis=1) == 1), f"negative {NAMES[c]}"
+    trumps = v >= 7
+    assert np.all(trumps.sum(axis=1) == 4)
+    for t in range(7, 12):  # a trump option at most once
+        assert np.all((v == t).sum(axis=1) <= 1)
+    g = b.start + np.arange(n)
+    k = np.arange(DEALS_PER_GAME)
+    chooser = (g[:, None] % 4 + k[None, :] + 2) % 4
+    for p in range(4):  # each player calls troeven exactly once
+        assert np.all((trumps & (chooser == p)).sum(axis=1) == 1), f"seat {p}"
+    if fixed_order:
+        assert np.all(v[:, :7] == np.arange(7))
+    d = b.doubled()
+    rows = np.arange(n)[:, None]
+    cols = np.arange(DEALS_PER_GAME)[None, :]
+    by_chooser = d[rows, cols, chooser]  # (n, 11, 4): whom the chooser doubled
+    of_chooser = d[rows, cols, :, chooser]  # who doubled the chooser
+    assert not np.any(by_chooser & ~of_chooser), "the chooser initiated a double"
+    assert not np.any(d[..., np.arange(4), np.arange(4)])
+    assert np.all(b.totals.sum(axis=1) == 0)
+    assert np.all(b.raw.sum(axis=2) == TOTALS[v])
+    assert np.all(b.final.sum(axis=2) == TOTALS[v])
+
+
+def test_constraints_hold_in_100k_games(many):
+    _check_constraints(many)
+    assert many.dbl.any(), "the fitted policy doubles sometimes"
+
+
+def test_constraints_hold_for_random_profiles_and_fixed_order():
+    b = play_games(20_000, 7, BASIC, ["random"])
+    _check_constraints(b)
+    assert not b.dbl.any(), "random profiles never double"
+    share = np.bincount(b.variant.ravel(), minlength=12) / b.variant.size
+    assert share.min() > 0.04  # every variant occurs under random choice
+    _check_constraints(play_games(5000, 8, BASIC, ["basic"], fixed_order=True), True)
+
+
+def test_the_doubling_pass_order_lets_later_seats_double_back():
+    """A seat can double back only someone earlier in the pass: D+3 never doubles back."""
+    b = play_games(20_000, 9, BASIC, ["basic"])
+    d = b.doubled()
+    g = b.start + np.arange(b.n)
+    first = (g[:, None] % 4 + np.arange(DEALS_PER_GAME)[None, :] + 3) % 4  # seat D+3
+    rows, cols = np.arange(b.n)[:, None], np.arange(DEALS_PER_GAME)[None, :]
+    # m = 2 with the first doubler means he doubled and was doubled back, never the reverse
+    # order: his double needs no earlier double on him (there is none) ...
+    assert d[rows, cols, first].any(), "the first doubler doubles sometimes"
+    # ... and the chooser (last) doubles back some doubles on him
+    chooser = (first + 3) % 4
+    assert (d[rows, cols, chooser] & d[rows, cols, :, chooser]).any()
+
+
+def test_results_do_not_depend_on_threads_or_start():
+    a = play_games(3000, 5, BASIC, ["basic"], threads=1)
+    b = play_games(3000, 5, BASIC, ["basic"], threads=2)
+    c = play_games(1000, 5, BASIC, ["basic"], start=2000, threads=2)
+    for name in ("variant", "dbl", "raw", "final", "totals"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        assert np.array_equal(getattr(a, name)[2000:], getattr(c, name)), name
+
+
+def test_ranks_share_ties():
+    t = np.array([[10, 10, -5, -15], [0, 0, 0, 0], [3, 2, 1, 0]])
+    assert ranks(t).tolist() == [[1, 1, 3, 4], [1, 1, 1, 1], [1, 2, 3, 4]]
+
+
+def test_profiles_parse_and_errors():
+    assert parse_profiles("basic") == ["basic"] * 4
+    assert parse_profiles("basic,random,basic,random")[1] == "random"
+    with pytest.raises(ValueError, match="unknown profile 'clever'"):
+        parse_profiles("basic,clever,basic,basic")
+    with pytest.raises(ValueError, match="give one profile or 4"):
+        parse_profiles("basic,random")
+    assert issubclass(GameError, RuntimeError)
