@@ -42,4 +42,7 @@ def warmup() -> float:
     from .simulate import warm_kernels  # the run's feature and column kernels
 
     warm_kernels()
+    from .games import play_games  # full games: choice, doubling, settlement
+
+    play_games(2, 0, np.arange(4), ["basic", "random", "basic", "random"], threads=1)
     return time.perf_counter() - t0
