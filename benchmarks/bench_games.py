@@ -1,0 +1,54 @@
+"""Games benchmark: full 11-deal games per second (choice, doubling, play, settlement).
+
+Run `python benchmarks/bench_games.py [--games N] [--repeats R]`. Fresh games every repeat,
+warm kernels; medians over repeats for 1 and 2 threads and each profile; JSON results go to
+benchmarks/results/. Issue target: >= 150,000 games/s on 2 threads with `basic` profiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from bonken_sim.games import play_games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    play_games(10, 0, np.arange(4), ["basic", "random", "basic", "random"], threads=1)  # warm
+    rows = []
+    for profile in ("basic", "random"):
+        for threads in (1, 2):
+            rates = []
+            for r in range(args.repeats):
+                t0 = time.perf_counter()
+                play_games(
+                    args.games, 1, np.zeros(4, np.int64), [profile], start=r * args.games,
+                    threads=threads,
+                )  # fmt: skip
+                rates.append(args.games / (time.perf_counter() - t0))
+            med = statistics.median(rates)
+            rows.append({"profile": profile, "threads": threads, "games_per_s": med,
+                         "playouts_per_s": med * 11, "rates": rates})  # fmt: skip
+            print(f"{profile:8s} {threads} thread(s): {med:10,.0f} games/s "
+                  f"({med * 11:12,.0f} deal-playouts/s)")  # fmt: skip
+    out = Path(__file__).resolve().parent / "results"
+    out.mkdir(exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    doc = {"benchmark": "games", "games": args.games, "repeats": args.repeats,
+           "machine": platform.machine(), "results": rows}  # fmt: skip
+    (out / f"games-{stamp}.json").write_text(json.dumps(doc, indent=1))
+
+
+if __name__ == "__main__":
+    main()
