@@ -679,6 +679,81 @@ def summary(run_dir, as_json):
         click.echo(line)
 
 
+@cli.command()
+@click.option(
+    "--hand",
+    required=True,
+    metavar="CARDS",
+    help='Your 13 cards, any order and separator: "AS KS 7S 2H ...", 10H and lower case too.',
+)
+@click.option(
+    "--seat",
+    default="chooser",
+    show_default=True,
+    metavar="ROLE",
+    help="Your seat in this deal: chooser, leader, dealer or doubler.",
+)
+@click.option(
+    "--available",
+    default="all",
+    show_default=True,
+    metavar="LIST",
+    help="The contracts still available: all, or a comma list such as "
+    "bukken,vrouwen,troeven_H,troeven_NT (troeven = all five trumps).",
+)
+@click.option(
+    "--trump-used",
+    is_flag=True,
+    help="The chooser (you, with --seat chooser) has had his troeven: negatives only.",
+)
+@click.option(
+    "--deals",
+    default="1e5",
+    show_default=True,
+    metavar="N",
+    help="Conditional deals (and as many unconditional ones for the averages).",
+)
+@click.option("--seed", metavar="S", help="Seed (0 to 2**64-1); drawn and printed if not given.")
+@click.option(
+    "--strategies",
+    default="basic",
+    show_default=True,
+    metavar="LIST",
+    help="One strategy for all seats or four, comma-separated (random, basic).",
+)
+@click.option("--threads", metavar="T", help="Worker threads. [default: the CPUs available]")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
+def advise(hand, seat, available, trump_used, deals, seed, strategies, threads, as_json):
+    """Which contract to choose and whom to double, for the hand in front of you.
+
+    Keeps your 13 cards at your seat, deals the other 39 at random and plays every contract
+    that can still be chosen; compares your score with the contract's average at your seat.
+    """
+    from .advise import AdviseError, make_config
+    from .advise import advise as run_advise
+    from .advise_text import advice_lines
+
+    try:
+        cfg = make_config(
+            hand=hand,
+            seat=seat,
+            available=available,
+            trump_used=trump_used,
+            deals=deals,
+            seed=seed,
+            strategies=strategies,
+            threads=threads,
+        )
+    except AdviseError as exc:
+        raise UserError(str(exc)) from None
+    doc = run_advise(cfg)
+    if as_json:
+        click.echo(json.dumps(doc, indent=1))
+        return
+    for line in advice_lines(doc):
+        click.echo(line)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and a non-zero exit."""
     try:

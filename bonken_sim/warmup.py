@@ -42,6 +42,9 @@ def warmup() -> float:
     from .simulate import warm_kernels  # the run's feature and column kernels
 
     warm_kernels()
+    from .advise import warm as warm_advise  # the conditional dealer of `advise`
+
+    warm_advise()
     from .games import play_games  # full games: choice, doubling, settlement
 
     play_games(2, 0, np.arange(4), ["basic", "random", "basic", "random"], threads=1)

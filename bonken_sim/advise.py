@@ -1,0 +1,445 @@
+"""``bonken-sim advise``: which contract to choose and whom to double, for one known hand.
+
+Conditional Monte Carlo: the player's 13 cards stay at his seat, the other 39 are dealt at
+random (``_core/conditional.py``), and every contract variant that can still be chosen is
+played on the same deals with the chosen strategies. A contract is judged by its value
+relative to its own average for the same seat (STRATEGIES.md §4: every contract is played
+once per game, so choosing c now gains ``EV_c(hand) − μ_c``). ``μ_c`` is measured on the fly
+on as many unconditional deals: deals ``0 … N−1`` of the seed exactly as ``bonken-sim run``
+deals and plays them, a stream independent of the conditional one, so the relative value
+is a difference of two independent means.
+
+Doubling target t pays ``s_me − s_t`` per unit (RULES.md §5); its mean and the probability
+that it is positive come from the same conditional deals. The simulated targets do not react
+to being doubled (no redoubles, no stake-aware play).
+
+Statistics are streamed: each chunk of deals is reduced to exact integer sums, so memory does
+not grow with ``deals`` and the result does not depend on the thread count or chunk size.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .options import parse_count, parse_seed
+from .play import parse_strategies, strategy_array, strategy_names
+from .rules import (
+    VARIANTS,
+    Contract,
+    Strategy,
+    Variant,
+    card_str,
+    hand_str,
+    mask_cards,
+    parse_hand,
+    parse_variants,
+)
+from .stats import Estimate, diff_ci, mean_ci, wilson_ci
+
+DEALER = 0  # advise always deals with seat 0 as dealer, so seats are the roles below
+SEATS = {"dealer": 0, "leader": 1, "chooser": 2, "doubler": 3}
+ROLE_OF = {seat: role for role, seat in SEATS.items()}
+DOUBLING_ORDER = (3, 0, 1, 2)  # RULES.md §5: D+3, D, D+1, then the chooser
+DEFAULT_DEALS = 100_000
+CHUNK_DEALS = 4096  # small enough that two threads stay balanced and Ctrl-C is quick
+
+
+class AdviseError(ValueError):
+    """Bad advise input; the message names the option and the bad value."""
+
+
+@dataclass(frozen=True)
+class AdviseConfig:
+    """A validated advise request (see ``make_config``)."""
+
+    hand: int  # 52-bit mask of exactly 13 cards
+    seat: int  # 0 dealer, 1 leader, 2 chooser, 3 doubler
+    variants: tuple[Variant, ...]  # the variants that can still be chosen, by id
+    trump_used: bool
+    deals: int
+    seed: int
+    seed_drawn: bool
+    strategies: tuple[Strategy, ...]
+    threads: int
+
+    @property
+    def role(self) -> str:
+        return ROLE_OF[self.seat]
+
+
+def parse_hand13(text: str) -> int:
+    """Exactly 13 distinct cards in RULES.md §1 notation, any order and separator."""
+    try:
+        mask = parse_hand(text)
+    except ValueError as exc:
+        raise AdviseError(f"--hand: {exc}") from None
+    n = bin(mask).count("1")
+    if n != 13:
+        raise AdviseError(f"--hand must hold exactly 13 cards, got {n}: {text.strip()!r}")
+    return mask
+
+
+def parse_seat(text: str) -> int:
+    key = str(text).strip().lower()
+    if key not in SEATS:
+        raise AdviseError(f"--seat must be one of {', '.join(SEATS)}, got {text!r}")
+    return SEATS[key]
+
+
+def choosable_variants(available: str, trump_used: bool) -> tuple[Variant, ...]:
+    """The variants the chooser can still pick: ``available`` minus troeven if it is used."""
+    try:
+        listed = parse_variants(available)
+    except ValueError as exc:
+        raise AdviseError(f"--available: {exc}") from None
+    out = tuple(v for v in listed if not (trump_used and v.contract is Contract.TROEVEN))
+    if not out:
+        raise AdviseError(
+            f"--available {available!r} with --trump-used leaves nothing to choose "
+            "(a chooser who has had his troeven must choose a negative contract)"
+        )
+    return out
+
+
+def make_config(
+    hand: str,
+    seat: str = "chooser",
+    available: str = "all",
+    trump_used: bool = False,
+    deals: str | int = DEFAULT_DEALS,
+    seed: str | int | None = None,
+    strategies: str = "basic",
+    threads: int | str | None = None,
+) -> AdviseConfig:
+    """Validate user input; every error is an ``AdviseError`` naming the option."""
+    from .simulate import MAX_THREADS, default_threads
+
+    mask = parse_hand13(hand)
+    seat_i = parse_seat(seat)
+    variants = choosable_variants(available, trump_used)
+    try:
+        n = parse_count(deals, what="--deals")
+    except ValueError as exc:
+        raise AdviseError(str(exc)) from None
+    if n < 2:
+        raise AdviseError(f"--deals must be at least 2 (a confidence interval needs two), got {n}")
+    if seed is None:
+        seed_i, drawn = secrets.randbits(63), True
+    else:
+        try:
+            seed_i, drawn = parse_seed(seed), False
+        except ValueError as exc:
+            raise AdviseError(f"--{exc}") from None
+    try:
+        strats = parse_strategies(strategies)
+    except ValueError as exc:
+        raise AdviseError(f"--strategies: {exc}") from None
+    if threads is None:
+        n_threads = default_threads()
+    else:
+        try:
+            n_threads = int(str(threads).strip())
+        except ValueError:
+            n_threads = -1
+        if not 1 <= n_threads <= MAX_THREADS:
+            raise AdviseError(
+                f"--threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}"
+            )
+    return AdviseConfig(mask, seat_i, variants, trump_used, n, seed_i, drawn, strats, n_threads)
+
+
+# ---------------------------------------------------------------------------------------
+# Playing the deals
+
+
+_TABLE: np.ndarray | None = None
+
+
+def _table() -> np.ndarray:
+    global _TABLE
+    if _TABLE is None:
+        from ._core.ruleset import standard_table
+
+        _TABLE = standard_table()
+    return _TABLE
+
+
+def conditional_scores(
+    hand: int,
+    seat: int,
+    variants: np.ndarray,
+    strategies: np.ndarray,
+    seed: int,
+    start: int,
+    n: int,
+) -> np.ndarray:
+    """Raw scores (n, len(variants), 4) of conditional deals ``start … start+n−1``."""
+    from ._core.conditional import conditional_batch
+    from ._core.rng import seed_key
+
+    scores = np.empty((n, len(variants), 4), np.int16)
+    conditional_batch(
+        seed_key(seed),
+        np.uint64(hand),
+        seat,
+        start,
+        DEALER,
+        variants,
+        strategies,
+        _table(),
+        scores,
+    )
+    return scores
+
+
+def reference_scores(
+    variants: np.ndarray, strategies: np.ndarray, seed: int, start: int, n: int
+) -> np.ndarray:
+    """Raw scores (n, len(variants), 4) of unconditional deals ``start … start+n−1`` of the
+    seed: the deals of ``bonken-sim run --seed S`` (dealer seat 0)."""
+    from ._core import kernels as K
+    from ._core.rng import seed_key
+
+    scores = np.empty((n, len(variants), 4), np.int16)
+    K.simulate_batch(
+        seed_key(seed),
+        start,
+        DEALER,
+        variants,
+        strategies,
+        _table(),
+        np.empty((n, 4), np.uint64),
+        scores,
+        np.empty((n, len(variants), 4), np.int8),
+        np.empty((n, len(variants), 4), np.int8),
+    )
+    return scores
+
+
+@dataclass
+class Sums:
+    """Exact integer sums over deals: per (variant, seat) the score's Σs and Σs²; per
+    (variant, target) the doubling difference ``d = s_me − s_t``'s Σd, Σd² and #(d > 0)."""
+
+    n: int
+    s1: np.ndarray
+    s2: np.ndarray
+    d1: np.ndarray
+    d2: np.ndarray
+    wins: np.ndarray
+
+    @classmethod
+    def zeros(cls, nv: int) -> Sums:
+        z = lambda: np.zeros((nv, 4), np.int64)  # noqa: E731
+        return cls(0, z(), z(), z(), z(), z())
+
+    @classmethod
+    def of(cls, scores: np.ndarray, me: int) -> Sums:
+        s = scores.astype(np.int64)
+        d = s[:, :, me : me + 1] - s
+        return cls(
+            s.shape[0],
+            s.sum(0),
+            (s * s).sum(0),
+            d.sum(0),
+            (d * d).sum(0),
+            (d > 0).sum(0).astype(np.int64),
+        )
+
+    def add(self, other: Sums) -> None:
+        self.n += other.n
+        for name in ("s1", "s2", "d1", "d2", "wins"):
+            getattr(self, name).__iadd__(getattr(other, name))
+
+
+def _chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, n, size):
+        yield start, min(size, n - start)
+
+
+@dataclass
+class Played:
+    """The summed results of both streams and the time they took."""
+
+    cond: Sums
+    ref: Sums
+    wall_seconds: float
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+
+
+def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> Played:
+    """Play the conditional and the reference deals on ``cfg.threads`` threads.
+
+    The two streams' chunks are interleaved in one pool, at most two per thread in flight
+    (memory stays bounded, and Ctrl-C cancels what has not started).
+    """
+    variants = np.array([v.id for v in cfg.variants], np.int64)
+    strat = strategy_array(cfg.strategies)
+    nv = len(variants)
+    me = cfg.seat
+    cpu = {"conditional": 0.0, "reference": 0.0}
+
+    def cond_task(start: int, n: int) -> tuple[str, Sums, float]:
+        c0 = time.thread_time()
+        s = Sums.of(conditional_scores(cfg.hand, me, variants, strat, cfg.seed, start, n), me)
+        return "conditional", s, time.thread_time() - c0
+
+    def ref_task(start: int, n: int) -> tuple[str, Sums, float]:
+        c0 = time.thread_time()
+        s = Sums.of(reference_scores(variants, strat, cfg.seed, start, n), me)
+        return "reference", s, time.thread_time() - c0
+
+    tasks: list[tuple[Callable[[int, int], tuple[str, Sums, float]], int, int]] = []
+    for start, n in _chunks(cfg.deals, chunk):
+        tasks.append((cond_task, start, n))
+        tasks.append((ref_task, start, n))
+    totals = {"conditional": Sums.zeros(nv), "reference": Sums.zeros(nv)}
+    warm()  # compile or load the kernels here, not in several pool threads at once
+    t0 = time.perf_counter()
+    pool = ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-advise")
+    try:
+        pending: list[Future[tuple[str, Sums, float]]] = []
+        queue = iter(tasks)
+        for fn, start, n in queue:
+            pending.append(pool.submit(fn, start, n))
+            if len(pending) >= 2 * cfg.threads:
+                break
+        while pending:
+            which, sums, seconds = pending.pop(0).result()
+            totals[which].add(sums)
+            cpu[which] += seconds
+            nxt = next(queue, None)
+            if nxt is not None:
+                fn, start, n = nxt
+                pending.append(pool.submit(fn, start, n))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return Played(
+        totals["conditional"], totals["reference"], time.perf_counter() - t0, cpu_seconds=cpu
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# From sums to advice
+
+
+def _verdict(e: Estimate) -> str:
+    """Does doubling pay? Only when the whole 95% interval of the mean gain is on one side."""
+    if e.lo > 0:
+        return "pays"
+    if e.hi < 0:
+        return "loses"
+    return "unclear"
+
+
+def _variant_doc(v: Variant, j: int, cfg: AdviseConfig, played: Played) -> dict[str, Any]:
+    me, c, r = cfg.seat, played.cond, played.ref
+    expected = mean_ci(c.n, c.s1[j, me], c.s2[j, me])
+    average = mean_ci(r.n, r.s1[j, me], r.s2[j, me])
+    relative = diff_ci(expected, c.n, average, r.n)
+    doubling = []
+    for t in DOUBLING_ORDER:
+        if t == me:
+            continue
+        gain = mean_ci(c.n, c.d1[j, t], c.d2[j, t])
+        ahead = wilson_ci(int(c.wins[j, t]), c.n)
+        doubling.append(
+            {
+                "target_seat": t,
+                "target_role": ROLE_OF[t],
+                **gain.to_dict(),
+                "p_profit": ahead.mean,
+                "p_profit_ci95": [ahead.lo, ahead.hi],
+                "verdict": _verdict(gain),
+            }
+        )
+    return {
+        "variant": v.name,
+        "contract": v.contract.label,
+        "trump": v.trump,
+        "expected": expected.to_dict(),
+        "average": average.to_dict(),
+        "relative": {
+            "mean": relative.mean,
+            "se": relative.sd,
+            "ci95": [relative.lo, relative.hi],
+        },
+        "doubling": doubling,
+    }
+
+
+def _summary_line(cfg: AdviseConfig, ranked: list[dict[str, Any]]) -> str:
+    best = ranked[0]
+    rel = best["relative"]
+    half = (rel["ci95"][1] - rel["ci95"][0]) / 2
+    if cfg.role == "chooser":
+        head = f"choose {best['variant']}"
+    else:
+        head = f"you would most like the chooser to pick {best['variant']}"
+    return (
+        f"{head}: your score {best['expected']['mean']:+.2f}, {rel['mean']:+.2f} ± {half:.2f} "
+        "relative to its average at your seat"
+    )
+
+
+def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
+    """Simulate and return the advice as one JSON-ready document (see the README)."""
+    played = play(cfg, chunk=chunk)
+    rows = [_variant_doc(v, j, cfg, played) for j, v in enumerate(cfg.variants)]
+    ranked = sorted(rows, key=lambda r: -r["relative"]["mean"])
+    for i, row in enumerate(ranked, 1):
+        row["rank"] = i
+    negatives = [r for r in ranked if r["contract"] != Contract.TROEVEN.label]
+    troevens = [r for r in ranked if r["contract"] == Contract.TROEVEN.label]
+    chosen = {v.name for v in cfg.variants}
+    return {
+        "command": "advise",
+        "version": __version__,
+        "seed": cfg.seed,
+        "seed_drawn": cfg.seed_drawn,
+        "deals": cfg.deals,
+        "seat": cfg.role,
+        "seat_index": cfg.seat,
+        "dealer": DEALER,
+        "hand": [card_str(c) for c in mask_cards(cfg.hand)],
+        "hand_text": hand_str(cfg.hand),
+        "strategies": strategy_names(cfg.strategies).split(","),
+        "threads": cfg.threads,
+        "trump_used": cfg.trump_used,
+        "available": [v.name for v in cfg.variants],
+        "not_available": [v.name for v in VARIANTS if v.name not in chosen],
+        "reference": (
+            f"the seat's mean over deals 0..{cfg.deals - 1} of the seed, unconditional, "
+            "as bonken-sim run deals and plays them (dealer seat 0)"
+        ),
+        "recommendation": _summary_line(cfg, ranked),
+        "ranking": [r["variant"] for r in ranked],
+        "best": ranked[0]["variant"],
+        "best_negative": negatives[0]["variant"] if negatives else None,
+        "best_troeven": troevens[0]["variant"] if troevens else None,
+        "variants": ranked,
+        "seconds": {
+            "wall": played.wall_seconds,
+            "conditional_cpu": played.cpu_seconds["conditional"],
+            "reference_cpu": played.cpu_seconds["reference"],
+        },
+    }
+
+
+def warm() -> None:
+    """Compile (or load from the cache) the conditional kernels."""
+    from ._core.conditional import conditional_hands
+
+    hand = (1 << 13) - 1
+    conditional_scores(
+        hand, 2, np.arange(12, dtype=np.int64), np.array([0, 1, 0, 1], np.int64), 0, 0, 2
+    )
+    conditional_hands(np.uint64(0), np.uint64(hand), 2, 0, np.empty((1, 4), np.uint64))
