@@ -227,7 +227,8 @@ def reference_scores(
 @dataclass
 class Sums:
     """Exact integer sums over deals: per (variant, seat) the score's Σs and Σs²; per
-    (variant, target) the doubling difference ``d = s_me − s_t``'s Σd, Σd² and #(d > 0)."""
+    (variant, target) the doubling difference ``d = s_me − s_t``'s Σd, Σd², #(d > 0) and
+    #(d < 0)."""
 
     n: int
     s1: np.ndarray
@@ -235,11 +236,12 @@ class Sums:
     d1: np.ndarray
     d2: np.ndarray
     wins: np.ndarray
+    losses: np.ndarray
 
     @classmethod
     def zeros(cls, nv: int) -> Sums:
         z = lambda: np.zeros((nv, 4), np.int64)  # noqa: E731
-        return cls(0, z(), z(), z(), z(), z())
+        return cls(0, z(), z(), z(), z(), z(), z())
 
     @classmethod
     def of(cls, scores: np.ndarray, me: int) -> Sums:
@@ -252,11 +254,12 @@ class Sums:
             d.sum(0),
             (d * d).sum(0),
             (d > 0).sum(0).astype(np.int64),
+            (d < 0).sum(0).astype(np.int64),
         )
 
     def add(self, other: Sums) -> None:
         self.n += other.n
-        for name in ("s1", "s2", "d1", "d2", "wins"):
+        for name in ("s1", "s2", "d1", "d2", "wins", "losses"):
             getattr(self, name).__iadd__(getattr(other, name))
 
 
@@ -275,11 +278,12 @@ class Played:
     cpu_seconds: dict[str, float] = field(default_factory=dict)
 
 
-def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> Played:
+def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS, reference: bool = True) -> Played:
     """Play the conditional and the reference deals on ``cfg.threads`` threads.
 
     The two streams' chunks are interleaved in one pool, at most two per thread in flight
-    (memory stays bounded, and Ctrl-C cancels what has not started).
+    (memory stays bounded, and Ctrl-C cancels what has not started). ``reference=False``
+    plays the conditional deals only (the benchmark times them apart).
     """
     variants = np.array([v.id for v in cfg.variants], np.int64)
     strat = strategy_array(cfg.strategies)
@@ -300,9 +304,10 @@ def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> Played:
     tasks: list[tuple[Callable[[int, int], tuple[str, Sums, float]], int, int]] = []
     for start, n in _chunks(cfg.deals, chunk):
         tasks.append((cond_task, start, n))
-        tasks.append((ref_task, start, n))
+        if reference:
+            tasks.append((ref_task, start, n))
     totals = {"conditional": Sums.zeros(nv), "reference": Sums.zeros(nv)}
-    warm()  # compile or load the kernels here, not in several pool threads at once
+    _load_kernels(reference)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-advise")
     try:
@@ -351,6 +356,7 @@ def _variant_doc(v: Variant, j: int, cfg: AdviseConfig, played: Played) -> dict[
             continue
         gain = mean_ci(c.n, c.d1[j, t], c.d2[j, t])
         ahead = wilson_ci(int(c.wins[j, t]), c.n)
+        behind = wilson_ci(int(c.losses[j, t]), c.n)
         doubling.append(
             {
                 "target_seat": t,
@@ -358,6 +364,8 @@ def _variant_doc(v: Variant, j: int, cfg: AdviseConfig, played: Played) -> dict[
                 **gain.to_dict(),
                 "p_profit": ahead.mean,
                 "p_profit_ci95": [ahead.lo, ahead.hi],
+                "p_loss": behind.mean,
+                "p_loss_ci95": [behind.lo, behind.hi],
                 "verdict": _verdict(gain),
             }
         )
@@ -434,12 +442,18 @@ def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
     }
 
 
+def _load_kernels(reference: bool) -> None:
+    """Compile or load the kernels on this thread, before the pool calls them from several."""
+    variants = np.zeros(1, np.int64)
+    strat = np.ones(4, np.int64)
+    conditional_scores((1 << 13) - 1, 2, variants, strat, 0, 0, 1)
+    if reference:
+        reference_scores(variants, strat, 0, 0, 1)
+
+
 def warm() -> None:
-    """Compile (or load from the cache) the conditional kernels."""
+    """Compile (or load from the cache) every kernel advise uses."""
     from ._core.conditional import conditional_hands
 
-    hand = (1 << 13) - 1
-    conditional_scores(
-        hand, 2, np.arange(12, dtype=np.int64), np.array([0, 1, 0, 1], np.int64), 0, 0, 2
-    )
-    conditional_hands(np.uint64(0), np.uint64(hand), 2, 0, np.empty((1, 4), np.uint64))
+    _load_kernels(reference=True)
+    conditional_hands(np.uint64(0), np.uint64((1 << 13) - 1), 2, 0, np.empty((1, 4), np.uint64))

@@ -20,7 +20,8 @@ def _seat(seat: int, role: str) -> str:
 def _doubling_cell(d: Doc) -> str:
     lo, hi = d["ci95"]
     mark = {"pays": "pays", "loses": "no", "unclear": "?"}[d["verdict"]]
-    return f"{d['mean']:+6.1f} ±{(hi - lo) / 2:4.1f} {100 * d['p_profit']:4.0f}% {mark:<4}"
+    ahead, behind = 100 * d["p_profit"], 100 * d["p_loss"]
+    return f"{d['mean']:+6.1f} ±{(hi - lo) / 2:4.1f} {ahead:3.0f}/{behind:3.0f}% {mark:<4}"
 
 
 def advice_lines(doc: Doc) -> list[str]:
@@ -79,26 +80,26 @@ def advice_lines(doc: Doc) -> list[str]:
 
 def doubling_lines(doc: Doc) -> list[str]:
     """Per contract and target: the mean gain per unit doubled ± 95% CI, how often it is
-    positive, and the verdict (pays when the whole interval is above zero)."""
+    positive / negative, and the verdict (pays when the whole interval is above zero)."""
     chooser = doc["seat"] == "chooser"
     targets = [(d["target_seat"], d["target_role"]) for d in doc["variants"][0]["doubling"]]
     widest = max(
-        (d["p_profit_ci95"][1] - d["p_profit_ci95"][0]) / 2
+        (d[key][1] - d[key][0]) / 2
         for r in doc["variants"]
         for d in r["doubling"]
+        for key in ("p_profit_ci95", "p_loss_ci95")
     )
     head = "doubling back (only a player who doubled you)" if chooser else "doubling"
     lines = [
-        f"  {head}: one double wins your score minus the target's",
-        "  per deal: mean ± 95% CI, and % of deals you come out ahead (Wilson 95% CIs within "
-        f"±{100 * widest:.1f}",
-        "  points); pays: the whole CI is above 0",
+        f"  {head}: a double wins your score minus the target's;",
+        "  its mean ± 95% CI, the % of deals you come out ahead / behind (Wilson 95% CIs within",
+        f"  ±{100 * widest:.1f} points), and whether it pays (the whole CI of the mean above 0)",
         (
-            f"  {'contract':<12} " + " ".join(f"{'vs ' + _seat(s, r):<24}" for s, r in targets)
+            f"  {'contract':<12} " + " ".join(f"{'vs ' + _seat(s, r):<27}" for s, r in targets)
         ).rstrip(),
     ]
     for r in doc["variants"]:
-        cells = " ".join(f"{_doubling_cell(d):<24}" for d in r["doubling"])
+        cells = " ".join(f"{_doubling_cell(d):<27}" for d in r["doubling"])
         lines.append(f"  {r['variant']:<12} {cells}".rstrip())
     lines.append(
         "  (the simulated targets do not react to a double: no redoubles, no stake-aware play)"

@@ -144,6 +144,8 @@ def test_document_structure():
                 "ci95",
                 "p_profit",
                 "p_profit_ci95",
+                "p_loss",
+                "p_loss_ci95",
                 "verdict",
             }
             assert d["verdict"] in ("pays", "loses", "unclear")
@@ -187,6 +189,9 @@ def test_confidence_intervals_match_a_direct_numpy_computation():
             k = int((g > 0).sum())
             assert d["p_profit"] == k / n
             assert d["p_profit_ci95"] == pytest.approx(list(_wilson(k, n)))
+            k = int((g < 0).sum())
+            assert d["p_loss"] == k / n
+            assert d["p_loss_ci95"] == pytest.approx(list(_wilson(k, n)))
 
 
 def test_reference_deals_are_those_of_a_run():
