@@ -391,10 +391,10 @@ def _summary_line(cfg: AdviseConfig, ranked: list[dict[str, Any]]) -> str:
     if cfg.role == "chooser":
         head = f"choose {best['variant']}"
     else:
-        head = f"you would most like the chooser to pick {best['variant']}"
+        head = f"you would like {best['variant']} chosen"
     return (
         f"{head}: your score {best['expected']['mean']:+.2f}, {rel['mean']:+.2f} ± {half:.2f} "
-        "relative to its average at your seat"
+        "relative to its average"
     )
 
 

@@ -64,7 +64,9 @@ def test_all_hearts_is_advised_accordingly(seat):
     if seat == "chooser":
         assert doc["recommendation"].startswith("choose troeven_H: your score +130.00")
     else:
-        assert doc["recommendation"].startswith("you would most like the chooser to pick troeven_H")
+        assert doc["recommendation"].startswith(
+            "you would like troeven_H chosen: your score +130.00"
+        )
     # Doubling anyone in troeven_H wins 130 per unit, always.
     for d in _row(doc, "troeven_H")["doubling"]:
         assert d["mean"] == 130 and d["p_profit"] == 1.0 and d["verdict"] == "pays"

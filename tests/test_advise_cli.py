@@ -98,12 +98,13 @@ def test_non_chooser_table_and_drawn_seed(capsys):
     assert code == 0
     lines = out.splitlines()
     assert "(drawn)" in lines[2]
-    assert lines[4].startswith(">> you would most like the chooser to pick ")
+    assert lines[4].startswith(">> you would like ")
     assert "least wanted:" in lines[5]
     assert "not available: hartenjagen, herenboeren" in out
     header = next(ln for ln in lines if ln.lstrip().startswith("contract") and "vs seat" in ln)
     assert "vs seat 3 doubler" in header and "vs seat 1 leader" in header
     assert "vs seat 0" not in header  # you cannot double yourself
+    assert max(len(ln) for ln in lines) <= 100
 
 
 def test_json_document(capsys):
