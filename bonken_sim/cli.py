@@ -754,6 +754,53 @@ def advise(hand, seat, available, trump_used, deals, seed, strategies, threads, 
         click.echo(line)
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="Report folder. [default: RUN_DIR/_report]",
+)
+@click.option(
+    "--format",
+    "formats",
+    metavar="LIST",
+    default="html,md",
+    show_default=True,
+    help="Pages to write: html, md or both (figures and CSV tables are always written).",
+)
+@click.option(
+    "--workers",
+    metavar="N",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes. [default: the CPUs available, at most 4]",
+)
+@click.option("--quiet", is_flag=True, help="Print nothing on success.")
+def report(run_dir, out, formats, workers, quiet):
+    """Write the report of a run: figures, CSV tables, report.html and report.md."""
+    from .report import ReportError, write_report
+    from .report.build import default_workers, parse_formats
+
+    try:
+        fmts = parse_formats(formats)
+        result = write_report(
+            run_dir,
+            out,
+            fmts,
+            workers=default_workers() if workers is None else workers,
+        )
+    except (ReportError, ValueError, OSError) as exc:  # NotARun is a ValueError
+        raise UserError(str(exc)) from None
+    if not quiet:
+        pages = [p for p in ("report.html", "report.md") if p in result.files]
+        click.echo(
+            f"report of {result.deals:,} deals written in {result.seconds:.1f} s: "
+            + ", ".join(str(result.out / p) for p in pages)
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and a non-zero exit."""
     try:

@@ -1,0 +1,620 @@
+"""Streamed sufficient statistics of a run directory, part by part.
+
+Results part ``k`` and deals part ``k`` cover the same deals, so each pair is read together,
+turned into a (variant, seat relation, deal) score array, and folded into integer
+histograms. Every score is a multiple of 5 between −130 and +130, so a histogram over the 53
+possible values holds the count, the sum and the sum of squares exactly: a run cut into any
+number of parts, aggregated by any number of workers, gives bit-identical histograms, and
+the means, distributions and rates of the report all come from them.
+
+Memory: one part's scores (int16) and hand columns, plus code arrays for at most ``SLICE``
+deals at a time; nothing grows with the number of deals.
+
+Two passes: the chooser's relative score of a contract (his score minus that contract's mean
+chooser score) needs the means over the whole run before the per-deal hindsight choice
+exists, so the choice comparison re-reads the chooser's score column only.
+
+Speed: ``np.bincount`` costs ~4.5 ns per element here whatever the number of bins and holds
+the GIL, so the work is what it counts (about 700 elements per deal); the parts are shared
+between worker processes when an executor is given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..io import VARIANT_NAMES, NotARun, dictionary_codes, read_manifest
+
+# Seat relations, in playing order; seat = (dealer + REL_OFFSET[r]) % 4. "first_doubler" is
+# D+3, who speaks first in the doubling round.
+REL_NAMES = ("leader", "chooser", "first_doubler", "dealer")
+REL_OFFSET = (1, 2, 3, 0)
+R = 4
+CHOOSER = 1
+
+SCORE_MIN, SCORE_STEP = -130, 5
+SCORE_VALUES = np.arange(SCORE_MIN, -SCORE_MIN + 1, SCORE_STEP)  # 53 values
+NS = len(SCORE_VALUES)
+DIFF_VALUES = np.arange(2 * SCORE_MIN, -2 * SCORE_MIN + 1, SCORE_STEP)  # s_d − s_t: 105 values
+ND = len(DIFF_VALUES)
+NT_DIFF_VALUES = np.arange(-130, 131, 10)  # troeven scores are multiples of 10
+NNT = len(NT_DIFF_VALUES)
+HCP_N = 38  # 0 … 37
+
+#: ordered (doubler, target) pairs of seat relations
+PAIRS = tuple((d, t) for d in range(R) for t in range(R) if d != t)
+NP = len(PAIRS)
+_SLOTS = [R * d + t for d, t in PAIRS]  # a pair's slot among all 16 (d, t)
+
+#: per-seat hand features whose effect on the seat's own score is tabulated: name → values
+FEATURES: dict[str, int] = {
+    "hcp": HCP_N,
+    "voids": 4,  # 13 cards leave at most 3 suits empty
+    "longest": 14,
+    "hearts": 14,
+    "aces": 5,
+    "kings": 5,
+    "queens": 5,
+    "jacks": 5,
+    "eights": 5,
+    "twos": 5,
+    "kh": 2,  # 1 = holds the K♥
+}
+#: features counted jointly: one bincount per group instead of one per feature (counting
+#: costs per element, and a joint histogram of up to ~1000 values is barely slower than one
+#: of 5); each feature's own histogram is the group's summed over the others
+FEATURE_GROUPS = (
+    ("hcp",),
+    ("longest", "hearts"),
+    ("kings", "queens", "jacks"),
+    ("kh", "voids", "aces", "twos", "eights"),
+)
+assert sorted(sum(FEATURE_GROUPS, ())) == sorted(FEATURES)
+_SUIT_COLS = ("clubs", "diamonds", "hearts", "spades")
+_STORED = ("hcp", "voids", "aces", "kings", "queens", "jacks", "eights", "twos", *_SUIT_COLS)
+
+# Deals per block for the code arrays: bounds memory whatever the run's chunk size.
+SLICE = 1 << 15
+
+#: A choice rule: the deals of one part (a DataFrame of the `_deals` columns) → the chosen
+#: variant name per deal. Must be picklable (a module-level function or a functools.partial
+#: of one) for the work to be shared between processes; otherwise it runs in-process.
+ChoiceRule = Callable[[Any], np.ndarray]
+#: A doubling rule: (deals DataFrame, variant name) → bool (n, 4, 4), [i, d, t] = seat d
+#: doubles seat t on deal i.
+DoubleRule = Callable[[Any, str], np.ndarray]
+
+
+@dataclass
+class ChoiceStats:
+    """The chooser's relative score per deal under each choice rule, as moments."""
+
+    rules: tuple[str, ...]  # "hindsight", policies…, "random" last
+    n: int
+    sums: np.ndarray  # (k,)
+    sumsq: np.ndarray
+    diff_sums: np.ndarray  # (k, k): rule i − rule j, paired per deal
+    diff_sumsq: np.ndarray
+    chosen: np.ndarray  # (k, V) how often each rule picked each variant
+
+    @classmethod
+    def empty(cls, rules: Sequence[str], V: int) -> ChoiceStats:
+        k = len(rules)
+        return cls(
+            tuple(rules),
+            0,
+            np.zeros(k),
+            np.zeros(k),
+            np.zeros((k, k)),
+            np.zeros((k, k)),
+            np.zeros((k, V), np.int64),
+        )
+
+    def merge(self, other: ChoiceStats) -> ChoiceStats:
+        assert self.rules == other.rules
+        return ChoiceStats(
+            self.rules,
+            self.n + other.n,
+            self.sums + other.sums,
+            self.sumsq + other.sumsq,
+            self.diff_sums + other.diff_sums,
+            self.diff_sumsq + other.diff_sumsq,
+            self.chosen + other.chosen,
+        )
+
+
+@dataclass
+class Hists:
+    """The pass-1 histograms of some parts (integer counts: they add up exactly)."""
+
+    deals: int
+    #: (V, R, NS): score counts per variant and seat relation
+    score: np.ndarray
+    #: per FEATURE_GROUPS entry, (*feature values, V, R, NS): a seat's score counts by the
+    #: values of its own hand features
+    groups: list[np.ndarray]
+    #: (4 suits, 14 lengths, 5 honours, NS): chooser's troeven-suit score by his holding in it
+    trump: np.ndarray
+    #: (14 longest, HCP_N, NNT): chooser's NT score − his score with his longest suit trump
+    nt: np.ndarray
+    #: rule → (HCP_N doubler hcp, NP pairs, V, ND): counts of s_doubler − s_target
+    double: dict[str, np.ndarray]
+
+    @classmethod
+    def empty(cls, V: int, double_rules: Sequence[str]) -> Hists:
+        return cls(
+            0,
+            np.zeros((V, R, NS), np.int64),
+            [np.zeros((*(FEATURES[f] for f in g), V, R, NS), np.int64) for g in FEATURE_GROUPS],
+            np.zeros((4, 14, 5, NS), np.int64),
+            np.zeros((14, HCP_N, NNT), np.int64),
+            {name: np.zeros((HCP_N, NP, V, ND), np.int64) for name in ("all", *double_rules)},
+        )
+
+    def feature(self, name: str) -> np.ndarray:
+        """(values, V, R, NS): a seat's score counts by the value of one hand feature."""
+        for group, hist in zip(FEATURE_GROUPS, self.groups, strict=True):
+            if name in group:
+                k = group.index(name)
+                others = tuple(i for i in range(len(group)) if i != k)
+                return hist.sum(axis=others) if others else hist
+        raise KeyError(name)
+
+    def merge(self, o: Hists) -> Hists:
+        return Hists(
+            self.deals + o.deals,
+            self.score + o.score,
+            [a + b for a, b in zip(self.groups, o.groups, strict=True)],
+            self.trump + o.trump,
+            self.nt + o.nt,
+            {k: v + o.double[k] for k, v in self.double.items()},
+        )
+
+
+@dataclass
+class RunStats:
+    """Everything the report shows, as histograms over the run."""
+
+    manifest: dict
+    variants: tuple[str, ...]  # the run's variants, in VARIANT_NAMES order
+    dealer: int
+    hists: Hists
+    choice: ChoiceStats | None = None
+
+    @property
+    def deals(self) -> int:
+        return self.hists.deals
+
+    @property
+    def mu_chooser(self) -> np.ndarray:
+        """Each variant's mean chooser score over the run (V,)."""
+        return chooser_means(self.hists)
+
+    def vloc(self, name: str) -> int | None:
+        return self.variants.index(name) if name in self.variants else None
+
+
+def chooser_means(h: Hists) -> np.ndarray:
+    counts = h.score[:, CHOOSER, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (counts @ SCORE_VALUES) / counts.sum(-1)
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+
+
+def open_run(path: str | os.PathLike) -> dict:
+    """The manifest of a complete run; NotARun with a one-line reason otherwise."""
+    root = Path(path)
+    manifest = read_manifest(root)
+    if manifest.get("state") != "complete":
+        done = sum(int(p.get("deals", 0)) for p in manifest.get("parts", []))
+        total = manifest.get("config", {}).get("deals", "?")
+        total_txt = f"{total:,}" if isinstance(total, int) else str(total)
+        raise NotARun(
+            f"{root} is an incomplete run ({done:,} of {total_txt} deals); "
+            f"complete it with: bonken-sim run --resume --out {root}"
+        )
+    parts = manifest.get("parts") or []
+    if not parts:
+        raise NotARun(f"{root}: the run has no parts")
+    for part in parts:
+        for key in ("file", "deals_file"):
+            if not (root / str(part.get(key, ""))).is_file():
+                raise NotARun(f"{root}: part file {part.get(key)} is missing")
+    return manifest
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a worker needs to know about the run (small and picklable)."""
+
+    root: str
+    variants: tuple[str, ...]
+    dealer: int
+
+    @property
+    def seats(self) -> list[int]:
+        """The seat of each relation."""
+        return [(self.dealer + off) % 4 for off in REL_OFFSET]
+
+
+def run_layout(root: Path, manifest: dict) -> Layout:
+    cfg = manifest.get("config", {})
+    listed = set(cfg.get("contracts", VARIANT_NAMES))
+    variants = tuple(v for v in VARIANT_NAMES if v in listed)
+    return Layout(str(root), variants, int(cfg.get("dealer", 0)))
+
+
+@dataclass
+class Part:
+    index: int
+    start: int
+    n: int
+    scores: np.ndarray  # (V, seats read, n) int16, seats in the order asked for
+    deals: Any  # pyarrow Table of the deals part (only the columns asked for), or None
+
+
+def _variant_index(variants: Sequence[str]) -> np.ndarray:
+    idx = np.full(len(VARIANT_NAMES) + 1, -1, np.int64)  # last slot: a null code
+    for i, name in enumerate(variants):
+        idx[VARIANT_NAMES.index(name)] = i
+    return idx
+
+
+def _read_scores(
+    path: Path, start: int, n: int, variants: Sequence[str], seats: Sequence[int]
+) -> np.ndarray:
+    import pyarrow.parquet as pq
+
+    vindex = _variant_index(variants)
+    V = len(variants)
+    out = np.zeros((V, len(seats), n), np.int16)
+    filled = np.zeros(V, np.int64)
+    cols = ["deal", "variant", *(f"score_{s}" for s in seats)]
+    try:
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=1 << 17, columns=cols):
+            v = vindex[dictionary_codes(batch.column(1), VARIANT_NAMES).astype(np.int64)]
+            pos = batch.column(0).to_numpy() - start
+            m = len(pos)
+            if m == 0:
+                continue
+            if (v < 0).any() or pos.min() < 0 or pos.max() >= n:
+                raise NotARun(f"{path}: rows outside the part's deals or variants")
+            # the writer's layout (one variant per row group, deals in order) is a slice
+            one = v[0] == v[-1] and (v == v[0]).all() and pos[-1] - pos[0] == m - 1
+            contiguous = one and (m == 1 or (np.diff(pos) == 1).all())
+            for j in range(len(seats)):
+                x = batch.column(2 + j).to_numpy()
+                if contiguous:
+                    out[v[0], j, pos[0] : pos[0] + m] = x
+                else:
+                    out[v, j, pos] = x
+            filled += np.bincount(v, minlength=V)
+    except NotARun:
+        raise
+    except (OSError, ValueError, KeyError) as exc:
+        raise NotARun(f"{path}: cannot read the results part: {exc}") from None
+    if (filled != n).any():
+        raise NotARun(f"{path}: expected {n} rows per variant, found {filled.tolist()}")
+    return out
+
+
+def _read_deals(path: Path, start: int, n: int, columns: Sequence[str] | None):
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path, columns=None if columns is None else ["deal", *columns])
+    except (OSError, ValueError, KeyError) as exc:
+        raise NotARun(f"{path}: cannot read the deals part: {exc}") from None
+    deal = table.column("deal").to_numpy()
+    if len(deal) != n or (n and (deal[0] != start or deal[-1] != start + n - 1)):
+        raise NotARun(f"{path}: deals do not match the manifest's range")
+    if n > 1 and (np.diff(deal) != 1).any():
+        raise NotARun(f"{path}: deals are not in order")
+    return table
+
+
+def iter_parts(
+    layout: Layout,
+    parts: Sequence[Mapping[str, Any]],
+    seats: Sequence[int],
+    deal_columns: Sequence[str] | None,
+) -> Iterator[Part]:
+    """Each part's scores (only ``seats``) with its deals (``None``: every column; ``[]``:
+    none)."""
+    root = Path(layout.root)
+    for part in parts:
+        start, n = int(part["deal_start"]), int(part["deals"])
+        scores = _read_scores(root / part["file"], start, n, layout.variants, seats)
+        deals = None
+        if deal_columns is None or len(deal_columns):
+            deals = _read_deals(root / part["deals_file"], start, n, deal_columns)
+        yield Part(int(part["index"]), start, n, scores, deals)
+
+
+# ---------------------------------------------------------------------------------------
+# Pass 1
+
+
+def _seat_features(deals, seats: Sequence[int]) -> dict[str, np.ndarray]:
+    """Per-feature (R, n) arrays in relation order (seats[r] is relation r's seat)."""
+    out: dict[str, np.ndarray] = {}
+    for name in _STORED:
+        out[name] = np.stack([deals.column(f"{name}_{s}").to_numpy() for s in seats]).astype(
+            np.intp
+        )
+    lengths = np.stack([out[c] for c in _SUIT_COLS])  # (4 suits, R, n)
+    out["longest"] = lengths.max(0)
+    kh = deals.column("kh_seat").to_numpy()
+    out["kh"] = np.stack([(kh == s) for s in seats]).astype(np.intp)
+    return out
+
+
+def _score_index(scores: np.ndarray, where: str) -> np.ndarray:
+    """Scores (int16) → indices into SCORE_VALUES (intp), checking every score fits."""
+    idx = (scores - np.int16(SCORE_MIN)) // np.int16(SCORE_STEP)
+    bad = (idx < 0) | (idx >= NS) | (idx * np.int16(SCORE_STEP) + np.int16(SCORE_MIN) != scores)
+    if bad.any():
+        raise NotARun(f"{where}: scores outside −130 … 130 in steps of 5")
+    return idx.astype(np.intp)
+
+
+def _bincount_into(target: np.ndarray, codes: np.ndarray) -> None:
+    flat = target.reshape(-1)  # the histograms are contiguous: a view, not a copy
+    flat += np.bincount(codes.reshape(-1), minlength=flat.size)
+
+
+def _suit_holding(hands: np.ndarray, suit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Length and honours (A, K, Q, J) of ``suit`` in each hand mask."""
+    bits = (hands >> np.uint64(13 * suit)) & np.uint64(0x1FFF)
+    honours = bits >> np.uint64(9)
+    return np.bitwise_count(bits).astype(np.intp), np.bitwise_count(honours).astype(np.intp)
+
+
+def _pair_mask(doubles: np.ndarray, seats: Sequence[int], n: int) -> np.ndarray:
+    """(n, 4, 4) seat doubles → (NP, n) bool in relation-pair order."""
+    d = np.asarray(doubles, bool)
+    if d.shape != (n, 4, 4):
+        raise ValueError(f"a doubling rule returned shape {d.shape}, expected ({n}, 4, 4)")
+    return np.stack([d[:, seats[a], seats[b]] for a, b in PAIRS])
+
+
+def _add_doubles(
+    hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray | None
+) -> None:
+    """Fold s_doubler − s_target of every (variant, ordered pair) into ``hist`` (laid out
+    (HCP_N, R·R, V, ND): pair slot 4·d + t); with ``mask`` (V, NP, m) only those doubles.
+
+    code = A[v, d] − B[v, t] with everything but the target's score folded into A and B
+    beforehand, broadcast over all 16 (d, t) slots: one subtraction, 4x faster than
+    gathering the 12 real pairs; the 4 diagonal slots are dropped at the end."""
+    V = sidx.shape[0]
+    unit = V * ND
+    rel = np.arange(R)[None, :, None]
+    a = sidx + (hcp * (R * R * unit))[None] + rel * (R * unit)
+    a += (np.arange(V) * ND + (ND - 1) // 2)[:, None, None]
+    b = sidx - rel * unit
+    codes = a[:, :, None, :] - b[:, None, :, :]  # (V, R, R, m)
+    if mask is not None:
+        full = np.zeros((V, R * R, mask.shape[-1]), bool)
+        full[:, _SLOTS] = mask
+        codes = codes.reshape(V, R * R, -1)[full]
+    _bincount_into(hist, codes)
+
+
+def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:
+    holdings = []
+    for s, v in enumerate(suit_v):
+        length, honours = _suit_holding(chooser_hand, s)
+        holdings.append((length, honours))
+        if v is None:
+            continue
+        _bincount_into(h.trump, ((s * 14 + length) * 5 + honours) * NS + sidx[v, CHOOSER])
+    if nt_v is None or any(v is None for v in suit_v):
+        return
+    # the suit a player would name: longest, then most honours, then the higher suit
+    key = np.stack([(ln * 5 + hon) * 4 + s for s, (ln, hon) in enumerate(holdings)])
+    best = key.argmax(0)
+    suit_sidx = np.stack([sidx[v, CHOOSER] for v in suit_v])  # (4, m)
+    best_sidx = np.take_along_axis(suit_sidx, best[None, :], 0)[0]
+    # both scores are multiples of 10: score-index steps of 5 points → halve
+    diff = (sidx[nt_v, CHOOSER] - best_sidx) // 2 + (NNT - 1) // 2
+    longest = feats["longest"][CHOOSER, a:b]
+    hcp = feats["hcp"][CHOOSER, a:b]
+    _bincount_into(h.nt, (longest * HCP_N + hcp) * NNT + diff)
+
+
+def pass_one(
+    layout: Layout,
+    parts: Sequence[Mapping[str, Any]],
+    double_rules: Mapping[str, DoubleRule] | None = None,
+) -> Hists:
+    """The pass-1 histograms of ``parts`` (any subset of the run's parts)."""
+    double_rules = dict(double_rules or {})
+    seats = layout.seats
+    V = len(layout.variants)
+    h = Hists.empty(V, list(double_rules))
+    suit_v = [_loc(layout, f"troeven_{s}") for s in "CDHS"]
+    nt_v = _loc(layout, "troeven_NT")
+    cols = None
+    if not double_rules:  # a rule sees the whole deals table; otherwise read only these
+        cols = [f"hand_{s}" for s in seats] + [f"{f}_{s}" for f in _STORED for s in seats]
+        cols.append("kh_seat")
+    base_vr = (np.arange(V)[:, None, None] * R + np.arange(R)[None, :, None]) * NS
+    wide = {k: np.zeros((HCP_N, R * R, V, ND), np.int64) for k in h.double}
+    for part in iter_parts(layout, parts, seats, cols):
+        h.deals += part.n
+        feats = _seat_features(part.deals, seats)
+        chooser_hand = part.deals.column(f"hand_{seats[CHOOSER]}").to_numpy()
+        masks: dict[str, np.ndarray] = {}
+        if double_rules:
+            frame = part.deals.to_pandas()
+            for name, rule in double_rules.items():
+                masks[name] = np.stack(
+                    [_pair_mask(rule(frame, v), seats, part.n) for v in layout.variants]
+                )  # (V, NP, n)
+        for a in range(0, part.n, SLICE):
+            b = min(part.n, a + SLICE)
+            sidx = _score_index(part.scores[:, :, a:b], f"part {part.index}")
+            base = base_vr + sidx
+            _bincount_into(h.score, base)
+            for group, hist in zip(FEATURE_GROUPS, h.groups, strict=True):
+                x = np.zeros((R, b - a), np.intp)
+                for fname in group:
+                    xf = feats[fname][:, a:b]
+                    if xf.min(initial=0) < 0 or xf.max(initial=0) >= FEATURES[fname]:
+                        raise NotARun(f"part {part.index}: hand feature {fname} out of range")
+                    x = x * FEATURES[fname] + xf
+                _bincount_into(hist, base + (x * (V * R * NS))[None, :, :])
+            hcp = feats["hcp"][:, a:b]
+            _add_doubles(wide["all"], sidx, hcp, None)
+            for name, mask in masks.items():
+                _add_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
+            _trump_stats(h, sidx, chooser_hand[a:b], feats, a, b, suit_v, nt_v)
+    h.double = {k: np.ascontiguousarray(w[:, _SLOTS]) for k, w in wide.items()}
+    return h
+
+
+def _loc(layout: Layout, name: str) -> int | None:
+    return layout.variants.index(name) if name in layout.variants else None
+
+
+# ---------------------------------------------------------------------------------------
+# Pass 2: the chooser's relative score under each choice rule
+
+
+def paired_choice(
+    rel: np.ndarray, chosen: Mapping[str, np.ndarray], acc: ChoiceStats | None = None
+) -> ChoiceStats:
+    """Fold one block of deals into the choice comparison.
+
+    ``rel`` (V, n): the chooser's relative score of every variant on each deal; ``chosen``:
+    rule name → variant index per deal. Uniform random choice enters as its exact expectation
+    over the variants (the mean of each column): paired with every rule, with less variance
+    than a sampled choice. Returns ``acc`` updated (or a new one)."""
+    V, n = rel.shape
+    if acc is None:
+        acc = ChoiceStats.empty((*chosen, "random"), V)
+    cols = np.arange(n)
+    values = [rel[chosen[name], cols] for name in chosen] + [rel.mean(0)]
+    for i, x in enumerate(values):
+        acc.sums[i] += x.sum()
+        acc.sumsq[i] += (x * x).sum()
+        for j, y in enumerate(values):
+            if j != i:
+                d = x - y
+                acc.diff_sums[i, j] += d.sum()
+                acc.diff_sumsq[i, j] += (d * d).sum()
+        if i < len(chosen):
+            acc.chosen[i] += np.bincount(chosen[acc.rules[i]], minlength=V)
+    acc.n += n
+    return acc
+
+
+def _variant_ids(picked: Any, variants: Sequence[str], rule: str) -> np.ndarray:
+    """A rule's chosen variant names → indices into the run's variants."""
+    lookup = {v: i for i, v in enumerate(variants)}
+    try:
+        return np.array([lookup[str(p)] for p in np.asarray(picked)], np.intp)
+    except KeyError as exc:
+        raise ValueError(
+            f"choice rule {rule!r} chose {exc.args[0]!r}, which is not a variant of the run"
+        ) from None
+
+
+def pass_two(
+    layout: Layout,
+    parts: Sequence[Mapping[str, Any]],
+    mu: np.ndarray,
+    rules: Mapping[str, ChoiceRule] | None = None,
+) -> ChoiceStats:
+    """The choice comparison over ``parts``, given each variant's mean chooser score."""
+    rules = dict(rules or {})
+    acc = ChoiceStats.empty(("hindsight", *rules, "random"), len(layout.variants))
+    seats = layout.seats
+    for part in iter_parts(layout, parts, [seats[CHOOSER]], None if rules else []):
+        rel = part.scores[:, 0, :].astype(np.float64) - mu[:, None]
+        chosen: dict[str, np.ndarray] = {"hindsight": rel.argmax(0)}
+        if rules:
+            frame = part.deals.to_pandas()
+            for name, rule in rules.items():
+                chosen[name] = _variant_ids(rule(frame), layout.variants, name)
+                if len(chosen[name]) != part.n:
+                    raise ValueError(f"choice rule {name!r} returned {len(chosen[name])} choices")
+        paired_choice(rel, chosen, acc)
+    return acc
+
+
+# ---------------------------------------------------------------------------------------
+# Both passes
+
+
+def _split(parts: Sequence[Any], k: int) -> list[list[Any]]:
+    """Parts dealt round-robin to ``k`` groups (the last part is often shorter)."""
+    groups: list[list[Any]] = [list(parts[i::k]) for i in range(k)]
+    return [g for g in groups if g]
+
+
+def _picklable(*objs: Any) -> bool:
+    import pickle
+
+    try:
+        pickle.dumps(objs)
+    except Exception:  # noqa: BLE001 - any failure means: run in this process
+        return False
+    return True
+
+
+def aggregate(
+    path: str | os.PathLike,
+    choice_rules: Mapping[str, ChoiceRule] | None = None,
+    double_rules: Mapping[str, DoubleRule] | None = None,
+    manifest: dict | None = None,
+    executor: Executor | None = None,
+    workers: int = 1,
+) -> RunStats:
+    """Both passes over a complete run: every statistic of the report.
+
+    With ``executor`` (and ``workers`` > 1) the parts are split into ``workers`` groups
+    aggregated in parallel; the histograms are the same bit for bit."""
+    root = Path(path)
+    manifest = manifest if manifest is not None else open_run(root)
+    layout = run_layout(root, manifest)
+    parts = sorted(manifest["parts"], key=lambda p: p["index"])
+    parallel = executor is not None and workers > 1 and len(parts) > 1
+    parallel = parallel and _picklable(choice_rules, double_rules)
+    groups = _split(parts, workers if parallel else 1)
+
+    if parallel:
+        assert executor is not None
+        futures = [executor.submit(pass_one, layout, g, double_rules) for g in groups]
+        hs = [f.result() for f in futures]
+    else:
+        hs = [pass_one(layout, g, double_rules) for g in groups]
+    hists = hs[0]
+    for other in hs[1:]:
+        hists = hists.merge(other)
+    stats = RunStats(manifest, layout.variants, layout.dealer, hists)
+    if len(layout.variants) < 2:
+        return stats
+    mu = chooser_means(hists)
+    if parallel:
+        assert executor is not None
+        futures2 = [executor.submit(pass_two, layout, g, mu, choice_rules) for g in groups]
+        cs = [f.result() for f in futures2]
+    else:
+        cs = [pass_two(layout, g, mu, choice_rules) for g in groups]
+    choice = cs[0]
+    for c in cs[1:]:
+        choice = choice.merge(c)
+    stats.choice = choice
+    return stats

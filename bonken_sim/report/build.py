@@ -1,0 +1,546 @@
+"""``bonken-sim report``: aggregate a run, draw the figures, write the report folder.
+
+The folder is built under a hidden temporary name beside its destination and renamed into
+place when complete, so a failed or interrupted report never leaves a half-written one; a
+previous report in the same place is replaced whole.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import multiprocessing
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..io import DEALS_DIR
+from . import figures as F
+from . import tables as T
+from .aggregate import ChoiceRule, DoubleRule, RunStats, aggregate, open_run
+from .render import FigureItem, Section, html_page, markdown_page
+
+REPORT_FORMAT = "bonken-sim-report"
+MARKER = "report.json"
+FORMATS = ("html", "md")
+DEFAULT_DIR = "_report"  # '_' keeps it out of the run's Parquet datasets (readers skip it)
+PNG_DPI = 110
+
+
+#: how to draw a figure: a function of ``figures`` and its arguments (picklable)
+FigureSpec = tuple[str, tuple]
+
+
+class ReportError(ValueError):
+    """A report that cannot be written where asked (bad --out, bad --format)."""
+
+
+@dataclass
+class ReportResult:
+    out: Path
+    files: list[str]
+    deals: int
+    seconds: float
+    aggregate_seconds: float
+
+
+def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
+    items = text.split(",") if isinstance(text, str) else list(text)
+    names = [i.strip().lower() for i in items if i.strip()]
+    bad = [n for n in names if n not in FORMATS]
+    if not names or bad:
+        raise ReportError(
+            f"--format must be a comma list of {', '.join(FORMATS)}, got {','.join(items)!r}"
+        )
+    return tuple(dict.fromkeys(names))
+
+
+def check_out(run: Path, out: Path) -> None:
+    """Refuse destinations that would overwrite the run's data, hide inside its datasets,
+    or replace a folder that is not a previous report."""
+    run_abs, out_abs = run.resolve(), out.resolve()
+    if out_abs == run_abs:
+        raise ReportError(f"--out {out} is the run directory itself; use {run / DEFAULT_DIR}")
+    if out_abs.is_relative_to(run_abs):
+        first = out_abs.relative_to(run_abs).parts[0]
+        if first == DEALS_DIR or not first.startswith(("_", ".")):
+            raise ReportError(
+                f"--out {out}: inside the run directory only a name starting with '_' keeps "
+                f"the report out of the run's Parquet data (default: {run / DEFAULT_DIR})"
+            )
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out} exists and is not a directory")
+    ancestor = out.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ReportError(f"cannot write the report to {out}: {ancestor} is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not is_report_dir(out):
+        raise ReportError(
+            f"--out {out} exists and is not a bonken-sim report; choose a new or empty directory"
+        )
+
+
+def is_report_dir(path: Path) -> bool:
+    try:
+        doc = json.loads((path / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == REPORT_FORMAT
+
+
+# ---------------------------------------------------------------------------------------
+# Content
+
+
+def _fmt_ci(mean: float, lo: float, hi: float, digits: int = 2) -> str:
+    if not np.isfinite(mean):
+        return "–"
+    if not np.isfinite(lo):
+        return f"{mean:+.{digits}f}"
+    return f"{mean:+.{digits}f} ± {(hi - lo) / 2:.{digits}f}"
+
+
+def _meta(stats: RunStats, run: Path) -> list[tuple[str, str]]:
+    m = stats.manifest
+    cfg = m.get("config", {})
+    versions = m.get("versions", {})
+    strategies = cfg.get("strategies", [])
+    strat = strategies[0] if len(set(strategies)) == 1 else ", ".join(strategies)
+    variants = stats.variants
+    return [
+        ("run directory", str(run)),
+        ("seed", str(cfg.get("seed"))),
+        ("deals", f"{stats.deals:,}"),
+        (
+            "strategies (seats 0–3)",
+            f"{strat}" + (" (all seats)" if len(set(strategies)) == 1 else ""),
+        ),
+        ("contract variants", f"{len(variants)}: {', '.join(variants)}"),
+        (
+            "dealer",
+            f"seat {stats.dealer} (leader {(stats.dealer + 1) % 4}, chooser "
+            f"{(stats.dealer + 2) % 4}, first doubler {(stats.dealer + 3) % 4})",
+        ),
+        (
+            "parts",
+            f"{len(m.get('parts', []))} of {cfg.get('chunk_size', '?'):,} deals"
+            if isinstance(cfg.get("chunk_size"), int)
+            else str(len(m.get("parts", []))),
+        ),
+        ("run written", str(m.get("completed") or m.get("updated") or "?")),
+        ("versions of the run", ", ".join(f"{k} {v}" for k, v in versions.items())),
+        ("report", f"bonken-sim {__version__}, {datetime.now(UTC).isoformat(timespec='seconds')}"),
+    ]
+
+
+GUIDE = (
+    "Seats are named by where they sit relative to the dealer D: the leader (D+1) plays the "
+    "first card, the chooser (D+2, across from the dealer) picks the contract, the first "
+    "doubler (D+3) speaks first in the doubling round, then the dealer. In a run every deal "
+    "is played in every contract variant on the same cards, so 'chooser' is the seat that "
+    "would choose; comparisons between contracts are paired on the same deals.",
+    "Scores are raw scores per deal, before doubling. Each contract has a fixed deal total "
+    "(bukken and hartenjagen −65, herenboeren and vrouwen −120, hartenheer, laatste slag "
+    "and domino −50, troeven +130); a seat's fair share is a quarter of it.",
+    "Every mean is shown with its 95% confidence interval (error bars, bands, or ± in the "
+    "tables); rates with Wilson 95% intervals. Points resting on fewer than 100 deals are "
+    "left out of the line plots and heatmaps.",
+    "The chooser's relative score of a contract is his score minus that contract's mean "
+    "chooser score over the whole run: what choosing it on this hand gains over the "
+    "contract's average, which is what matters when every contract must be played once "
+    "in a game.",
+    "Doubling: when player d doubles player t, d gains s_d − s_t from t (RULES.md §5), so "
+    "a double pays for the doubler exactly when he scores more than his target.",
+    "The numbers describe the strategies that played this run (see 'strategies' above), "
+    "not perfect play. Every figure's numbers are in tables/*.csv beside this page.",
+)
+
+
+def _sections(
+    stats: RunStats, double_policies: Sequence[str]
+) -> tuple[list[Section], dict[str, FigureSpec], dict[str, pd.DataFrame]]:
+    """The sections, a draw function per figure and every table to write as CSV."""
+    tabs: dict[str, pd.DataFrame] = {}
+    draw: dict[str, FigureSpec] = {}
+    sections: list[Section] = []
+
+    # --- 1
+    tabs["expected_score"] = es = T.expected_score(stats)
+    tabs["score_distribution"] = T.score_distribution(stats)
+    tabs["hand_features"] = T.hand_features(stats)
+    draw["expected_score"] = ("expected_score", (tabs["expected_score"],))
+    draw["score_distribution"] = ("score_distribution", (tabs["score_distribution"],))
+    draw["hand_features"] = ("hand_features", (tabs["hand_features"], stats.variants))
+    table = pd.DataFrame({"variant": stats.variants})
+    for rel in F.REL_NAMES:
+        d = es[es["relation"] == rel].set_index("variant").loc[list(stats.variants)]
+        table[F.REL_DISPLAY[rel]] = [
+            _fmt_ci(m, lo, hi)
+            for m, lo, hi in zip(d["mean"], d["ci_low"], d["ci_high"], strict=True)
+        ]
+    table["fair share"] = [f"{T.deal_total(v) / 4:+.2f}" for v in stats.variants]
+    sections.append(
+        Section(
+            "1. What each contract costs",
+            "The mean raw score of each seat in each contract variant, how the score is "
+            "distributed, and how it depends on the seat's own hand.",
+            [
+                FigureItem(
+                    "expected_score",
+                    "Expected score per contract variant and seat",
+                    "Left: each seat's mean raw score per deal (dots, with 95% CI bars; the "
+                    "bars are often narrower than the dots) and the fair share, a quarter of "
+                    "the deal total (black tick). Right: the same means minus the fair share, "
+                    "so the differences between seats can be read: a dot right of zero is a "
+                    "seat that does better than an equal split of the contract's points.",
+                    ["expected_score"],
+                ),
+                FigureItem(
+                    "score_distribution",
+                    "Score distributions",
+                    "For each contract variant, the share of deals (in %) on which a seat "
+                    "scores each possible raw score, one colour per seat. The all-or-nothing "
+                    "contracts (hartenheer, laatste slag, domino) have two bars: 0 and −50.",
+                    ["score_distribution"],
+                ),
+                FigureItem(
+                    "hand_features",
+                    "Scores by hand features",
+                    "Each panel: a seat's mean score in one contract (y, with a 95% band) "
+                    "against one feature of its own hand (x), one line per seat. High-card "
+                    "points count A=4, K=3, Q=2, J=1 (10 on average). A falling line means "
+                    "that feature costs points in that contract. hand_features.csv has every "
+                    "variant against every feature (hcp, voids, longest suit, hearts, aces, "
+                    "kings, queens, jacks, 8s, 2s, K♥ held), per seat and pooled (relation "
+                    "'all').",
+                    ["hand_features"],
+                ),
+            ],
+            tables=[("Mean raw score per deal ± 95% CI half-width", table)],
+        )
+    )
+
+    # --- 2
+    tabs["chooser_value"] = T.chooser_value(stats)
+    tabs["best_contract"] = T.best_contract(stats)
+    rules, freq = T.choice_value(stats)
+    tabs["choice_value"], tabs["choice_frequency"] = rules, freq
+    tabs["trump_value"] = T.trump_value(stats)
+    tabs["nt_vs_suit"] = T.nt_vs_suit(stats)
+    draw["chooser_value"] = ("chooser_value", (tabs["chooser_value"],))
+    draw["best_contract"] = ("best_contract", (tabs["best_contract"],))
+    figs2 = [
+        FigureItem(
+            "chooser_value",
+            "The chooser's score per contract",
+            "Left: the chooser's mean raw score in each variant (bars, 95% CI) and the fair "
+            "share (black tick). Right: his edge over the fair share; blue = he does better "
+            "than an equal split. Since the chooser does not lead, this is the value of his "
+            "seat, before any choosing.",
+            ["chooser_value"],
+        ),
+        FigureItem(
+            "best_contract",
+            "Best contract by hand bucket",
+            "Each cell: the chooser's relative score (his score minus the contract's mean "
+            "chooser score over the run) among hands in that bucket; blue = the contract "
+            "goes better than on an average hand. The boxed, bold cell in each column is "
+            "the best choice for hands in that bucket. Left by high-card points, right by "
+            "the length of the longest suit. Every cell's CI is in best_contract.csv.",
+            ["best_contract"],
+        ),
+    ]
+    intro2 = (
+        "What choosing is worth. The chooser's relative score of a contract is his score "
+        "minus that contract's mean chooser score over this run."
+    )
+    if not rules.empty:
+        draw["choice_value"] = ("choice_value", (rules, freq))
+        figs2.append(
+            FigureItem(
+                "choice_value",
+                "Hindsight against random choice",
+                "Left, blue: the chooser's mean relative score per turn when he picks "
+                "with perfect hindsight (per deal, the variant with the highest relative "
+                "score, knowing how every variant plays out), "
+                + ("with the fitted policy, " if "policy" in set(rules["rule"]) else "")
+                + "and uniformly at random over the run's variants (0 by construction). "
+                "Orange: paired differences between the rules on the same deals, with 95% CI. "
+                "Random choice enters as its exact average over the variants on each deal. "
+                "Right: how often each rule picks each variant (dashed: random).",
+                ["choice_value", "choice_frequency"],
+            )
+        )
+        hv = rules[(rules["rule"] == "hindsight") & (rules["versus"] == "random")].iloc[0]
+        intro2 += (
+            f" Perfect hindsight gains {hv['mean']:.1f} points per chooser turn over a "
+            f"random choice (95% CI {hv['ci_low']:.1f} to {hv['ci_high']:.1f}): the most any "
+            "choice rule could gain."
+        )
+    if tabs["trump_value"].shape[0]:
+        nt = stats.vloc("troeven_NT")
+        nt_mean = float(tabs["chooser_value"]["mean"].iloc[nt]) if nt is not None else None
+        draw["trump_value"] = ("trump_value", (tabs["trump_value"], nt_mean))
+        figs2.append(
+            FigureItem(
+                "trump_value",
+                "Trump suit value by length and honours",
+                "Left: the chooser's mean score with a suit as trump, by how many cards he "
+                "holds in it (x) and how many of its A, K, Q, J (colours), the four suits "
+                "pooled, with 95% bands; dashed: his mean score in no-trump over all hands. "
+                "Each extra trump is worth roughly the rise of a line per card. Right: the "
+                "same per trump suit, honours pooled: the suits should agree.",
+                ["trump_value"],
+            )
+        )
+    if tabs["nt_vs_suit"].shape[0]:
+        draw["nt_vs_suit"] = ("nt_vs_suit", (tabs["nt_vs_suit"],))
+        figs2.append(
+            FigureItem(
+                "nt_vs_suit",
+                "No-trump against suit trumps",
+                "On the same deals, the chooser's score in no-trump minus his score with his "
+                "longest suit as trump (ties: more honours, then the higher suit), by the "
+                "length of that suit (left) and by his high-card points (right), with 95% CI. "
+                "Below zero the suit is the better call. nt_vs_suit.csv also gives the share "
+                "of deals on which each is better.",
+                ["nt_vs_suit"],
+            )
+        )
+    sections.append(
+        Section(
+            "2. Contract-choice value",
+            intro2,
+            figs2,
+            note=""
+            if "policy" in set(rules.get("rule", pd.Series(dtype=str)))
+            else "The fitted choice policy is not part of this report.",
+        )
+    )
+
+    # --- 3
+    tabs["doubling"] = T.doubling(stats)
+    tabs["doubling_by_hcp"] = T.doubling_by_hcp(stats)
+    tabs["doubling_groups_by_hcp"] = T.doubling_groups_by_hcp(stats)
+    draw["doubling_mean"] = ("doubling_mean", (tabs["doubling"],))
+    draw["doubling_win_rate"] = ("doubling_win_rate", (tabs["doubling"],))
+    draw["doubling_by_hcp"] = ("doubling_by_hcp", (tabs["doubling_groups_by_hcp"],))
+    figs3 = [
+        FigureItem(
+            "doubling_mean",
+            "Mean gain of a double per contract and seat pair",
+            "Each cell: the mean of s_doubler − s_target over all deals of a contract "
+            "variant (columns) for one ordered pair of seats (rows: doubler → target), "
+            "with its 95% CI half-width. That is what one double would have gained the "
+            "doubler on average if he doubled on every deal; blue = it pays. The chooser "
+            "may only double back a player who doubled him (RULES.md §5.3); his rows are "
+            "at the bottom.",
+            ["doubling"],
+        ),
+        FigureItem(
+            "doubling_win_rate",
+            "Probability that a double gains",
+            "Each cell: the share of deals on which the doubler scores more than his "
+            "target (the double gains), with the Wilson 95% CI half-width. Ties (often "
+            "in the all-or-nothing contracts) count as not gaining; doubling.csv also "
+            "gives the share of losses.",
+            ["doubling"],
+        ),
+        FigureItem(
+            "doubling_by_hcp",
+            "When a double pays, by the doubler's strength",
+            "Per contract, the doubler's mean gain per double (95% band) by his own "
+            "high-card points, with the pairs pooled into doubles of the chooser (red), "
+            "doubles between two non-choosers (blue) and the chooser's doubles back "
+            "(green). Where a line is above zero, doubling with such a hand pays on "
+            "average. doubling_by_hcp.csv has every pair separately, with P(gain).",
+            ["doubling_groups_by_hcp", "doubling_by_hcp"],
+        ),
+    ]
+    for name in double_policies:
+        key = f"doubling_{name}"
+        tabs[key] = T.doubling(stats, name)
+        title = f"Doubling by the {name}: realised gain per double made (±95% CI)"
+        draw[key] = ("doubling_mean", (tabs[key], title))
+        figs3.append(
+            FigureItem(
+                key,
+                f"Realised gain per double of the {name}",
+                f"Each cell: the mean of s_doubler − s_target over the doubles the {name} "
+                "actually made, with the 95% CI half-width; the CSV also gives doubles per "
+                "deal and P(gain). Empty cells: the policy never doubled there.",
+                [key],
+            )
+        )
+    sections.append(
+        Section(
+            "3. Doubling profitability",
+            "A double moves s_doubler − s_target points from the target to the doubler "
+            "(twice if both double each other). These figures show, for every contract and "
+            "ordered pair of seats, whether that difference tends to be positive.",
+            figs3,
+            note=""
+            if double_policies
+            else "The fitted doubling policy is not part of this report; game runs (win "
+            "rates, the effect of doubling on them) are not yet supported.",
+        )
+    )
+    return sections, draw, tabs
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+
+# Figures that take longest to draw go first, so two workers finish together.
+_DRAW_ORDER = (
+    "hand_features",
+    "score_distribution",
+    "doubling_by_hcp",
+    "doubling_win_rate",
+    "doubling_mean",
+    "best_contract",
+)
+
+
+def render_figure(spec: FigureSpec, base: str) -> bytes:
+    """Draw one figure and write ``base``.png and ``base``.svg; the PNG bytes (runs in a
+    worker process)."""
+    func, args = spec
+    with F.style():
+        fig = getattr(F, func)(*args)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=PNG_DPI)
+        # the PNG pass ran the constrained layout; the SVG reuses its positions
+        fig.set_layout_engine("none")
+        fig.savefig(base + ".svg", format="svg")
+    png = buf.getvalue()
+    Path(base + ".png").write_bytes(png)
+    return png
+
+
+def default_workers() -> int:
+    """Worker processes: one per CPU available, at most 4 (each holds one part in memory)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
+def write_report(
+    run: str | os.PathLike,
+    out: str | os.PathLike | None = None,
+    formats: str | Sequence[str] = FORMATS,
+    choice_rules: Mapping[str, ChoiceRule] | None = None,
+    double_rules: Mapping[str, DoubleRule] | None = None,
+    workers: int = 1,
+) -> ReportResult:
+    """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
+
+    ``choice_rules`` (name → rule) add rows to the choice comparison and ``double_rules``
+    (name → rule) a realised-gain figure each; see ``aggregate.ChoiceRule``/``DoubleRule``.
+    ``workers`` > 1: that many processes share the aggregation and the drawing (they are
+    spawned, so a script calling this needs the ``if __name__ == "__main__":`` guard);
+    ``default_workers()`` is what the command line uses.
+    """
+    t0 = time.perf_counter()
+    root = Path(run)
+    fmts = parse_formats(formats)
+    manifest = open_run(root)  # NotARun for a missing, foreign or incomplete run
+    dest = Path(out) if out is not None else root / DEFAULT_DIR
+    check_out(root, dest)
+    workers = max(1, int(workers))
+    pool: Executor | None = None
+    if workers > 1:
+        # spawn, not fork: this process may already run pyarrow's threads
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        return _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0):
+    # the folder first: an unwritable destination fails now, not after the whole pass
+    parent = dest.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=parent))
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+    try:
+        stats = aggregate(
+            root, choice_rules, double_rules, manifest=manifest, executor=pool, workers=workers
+        )
+        t_agg = time.perf_counter() - t0
+        sections, draw, tabs = _sections(stats, list(double_rules or {}))
+        (tmp / "figures").mkdir()
+        (tmp / "tables").mkdir()
+        items = {item.name: item for s in sections for item in s.figures}
+        order = sorted(items, key=lambda n: _DRAW_ORDER.index(n) if n in _DRAW_ORDER else 99)
+        bases = {name: str(tmp / "figures" / name) for name in order}
+        futures = {}
+        if pool is not None:
+            futures = {n: pool.submit(render_figure, draw[n], bases[n]) for n in order}
+        files: list[str] = []
+        for name, frame in tabs.items():
+            frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
+            files.append(f"tables/{name}.csv")
+        for name in order:
+            png = futures[name].result() if futures else render_figure(draw[name], bases[name])
+            items[name].png = png
+            files += [f"figures/{name}.png", f"figures/{name}.svg"]
+        seed = manifest["config"].get("seed")
+        title = f"Bonken simulation report: {stats.deals:,} deals, seed {seed}"
+        meta = _meta(stats, root)
+        if "html" in fmts:
+            (tmp / "report.html").write_text(html_page(title, meta, GUIDE, sections), "utf-8")
+            files.append("report.html")
+        if "md" in fmts:
+            (tmp / "report.md").write_text(markdown_page(title, meta, GUIDE, sections), "utf-8")
+            files.append("report.md")
+        seconds = time.perf_counter() - t0
+        doc = {
+            "format": REPORT_FORMAT,
+            "version": 1,
+            "run": str(root.resolve()),
+            "deals": stats.deals,
+            "seed": seed,
+            "bonken_sim": __version__,
+            "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "formats": list(fmts),
+            "files": sorted(files),
+            "seconds": round(seconds, 2),
+        }
+        (tmp / MARKER).write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
+        _swap_into_place(tmp, dest)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+        raise
+    return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
+
+
+def _swap_into_place(tmp: Path, dest: Path) -> None:
+    """Rename the finished folder to ``dest``; a previous report there is replaced."""
+    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a report is meant to be shared
+    if dest.exists():
+        old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
+        os.replace(dest, old)
+        os.replace(tmp, dest)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, dest)

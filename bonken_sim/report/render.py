@@ -1,0 +1,157 @@
+"""HTML and Markdown pages of the report, from sections of figures and tables.
+
+The HTML is one self-contained file: figures are inlined as base64 PNG and the CSS is
+inline, so it can be mailed or opened anywhere; links to the SVG, PNG and CSV files beside
+it work when the whole report folder is kept together.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+
+@dataclass
+class FigureItem:
+    name: str  # file stem: figures/<name>.png|svg
+    title: str
+    caption: str  # how to read it: plain text, paragraphs split on blank lines
+    tables: Sequence[str]  # CSV stems behind it: tables/<stem>.csv
+    png: bytes = b""
+
+
+@dataclass
+class Section:
+    title: str
+    intro: str
+    figures: list[FigureItem] = field(default_factory=list)
+    #: small tables shown in the page itself: (caption, frame already formatted as text)
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    note: str = ""
+
+
+def _anchor(title: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-")
+
+
+def _paras(text: str) -> str:
+    return "".join(f"<p>{html.escape(p.strip())}</p>" for p in text.split("\n\n") if p.strip())
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#222;
+ background:#fafafa;line-height:1.45}
+main{max-width:1120px;margin:0 auto;padding:1.5rem 2rem 4rem;background:#fff}
+h1{margin:.2rem 0 .3rem}h2{margin-top:2.6rem;border-bottom:2px solid #ddd;padding-bottom:.2rem}
+h3{margin-top:1.8rem}
+table{border-collapse:collapse;font-size:.88rem;margin:.6rem 0 1rem}
+th,td{border:1px solid #ddd;padding:.25rem .55rem;text-align:right}
+th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
+figure{margin:1rem 0 2rem}figure img{width:100%;height:auto;border:1px solid #eee}
+figcaption{font-size:.92rem;color:#333}figcaption p{margin:.35rem 0}
+.files{font-size:.85rem;color:#555}.meta td{text-align:left}
+.guide{background:#f5f8fc;border-left:4px solid #1f77b4;padding:.4rem 1rem;margin:1rem 0}
+nav ol{columns:2}.note{color:#8a5300}
+"""
+
+
+def _table_html(frame: pd.DataFrame, cls: str = "") -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    c = f' class="{cls}"' if cls else ""
+    return f"<table{c}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def html_page(
+    title: str, meta: Sequence[tuple[str, str]], guide: Sequence[str], sections: list[Section]
+) -> str:
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>{html.escape(title)}</h1>",
+        _table_html(pd.DataFrame(meta, columns=["run", ""]), "meta"),
+        '<div class="guide"><h3>How to read this report</h3><ul>',
+        *(f"<li>{html.escape(g)}</li>" for g in guide),
+        "</ul></div>",
+        "<nav><h3>Contents</h3><ol>",
+        *(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}</a></li>' for s in sections),
+        "</ol></nav>",
+    ]
+    for s in sections:
+        parts.append(f'<h2 id="{_anchor(s.title)}">{html.escape(s.title)}</h2>')
+        parts.append(_paras(s.intro))
+        if s.note:
+            parts.append(f'<p class="note">{html.escape(s.note)}</p>')
+        for caption, frame in s.tables:
+            parts.append(f"<h3>{html.escape(caption)}</h3>")
+            parts.append(_table_html(frame))
+        for f in s.figures:
+            data = base64.b64encode(f.png).decode("ascii")
+            files = " · ".join(
+                [
+                    f'<a href="figures/{f.name}.svg">SVG</a>',
+                    f'<a href="figures/{f.name}.png">PNG</a>',
+                ]
+                + [f'<a href="tables/{t}.csv">{t}.csv</a>' for t in f.tables]
+            )
+            parts += [
+                f'<figure id="{f.name}"><h3>{html.escape(f.title)}</h3>',
+                f'<img src="data:image/png;base64,{data}" alt="{html.escape(f.title)}">',
+                f"<figcaption>{_paras(f.caption)}",
+                f'<p class="files">Files: {files}</p></figcaption></figure>',
+            ]
+    # Records on <body> how many figures the browser decoded: a headless browser's
+    # --dump-dom then shows whether the page rendered (the screenshot test reads it).
+    parts.append(
+        "<script>addEventListener('load',()=>{const i=[...document.images];"
+        "document.body.dataset.figuresShown=i.filter(x=>x.complete&&x.naturalWidth>0).length"
+        "+'/'+i.length})</script>"
+    )
+    parts.append("</main></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _md_table(frame: pd.DataFrame) -> str:
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|")
+
+    head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
+    sep = "|" + "|".join("---" for _ in frame.columns) + "|"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(False)]
+    return "\n".join([head, sep, *rows])
+
+
+def markdown_page(
+    title: str, meta: Sequence[tuple[str, str]], guide: Sequence[str], sections: list[Section]
+) -> str:
+    out = [f"# {title}", "", _md_table(pd.DataFrame(meta, columns=["run", ""])), ""]
+    out += ["## How to read this report", ""] + [f"- {g}" for g in guide] + [""]
+    for s in sections:
+        out += [f"## {s.title}", "", s.intro.strip(), ""]
+        if s.note:
+            out += [f"*{s.note}*", ""]
+        for caption, frame in s.tables:
+            out += [f"### {caption}", "", _md_table(frame), ""]
+        for f in s.figures:
+            files = ", ".join(
+                [f"[SVG](figures/{f.name}.svg)"] + [f"[{t}.csv](tables/{t}.csv)" for t in f.tables]
+            )
+            out += [
+                f"### {f.title}",
+                "",
+                f"![{f.title}](figures/{f.name}.png)",
+                "",
+                *(p.strip() + "\n" for p in f.caption.split("\n\n") if p.strip()),
+                f"Files: {files}",
+                "",
+            ]
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,382 @@
+"""The tables behind the figures: small tidy DataFrames computed from a RunStats.
+
+Every mean comes with its 95% interval (normal approximation), every rate with its Wilson
+interval; each table is written as CSV beside the report.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .aggregate import (
+    CHOOSER,
+    DIFF_VALUES,
+    FEATURES,
+    NT_DIFF_VALUES,
+    PAIRS,
+    REL_NAMES,
+    REL_OFFSET,
+    SCORE_VALUES,
+    RunStats,
+)
+from .stats import hist_moments, mean_ci, wilson
+
+#: deal total of each contract (RULES.md §3): a seat's fair share is a quarter of it
+DEAL_TOTAL = {
+    "bukken": -65,
+    "hartenjagen": -65,
+    "herenboeren": -120,
+    "vrouwen": -120,
+    "hartenheer": -50,
+    "laatste_slag": -50,
+    "domino": -50,
+    "troeven": 130,
+}
+
+#: high-card-point buckets (A=4, K=3, Q=2, J=1; the mean hand has 10)
+HCP_EDGES = (0, 6, 9, 12, 15, 18, 38)
+HCP_BUCKETS = ("0-5", "6-8", "9-11", "12-14", "15-17", "18+")
+LONGEST_EDGES = (4, 5, 6, 7, 14)
+LONGEST_BUCKETS = ("4", "5", "6", "7+")
+
+
+def deal_total(variant: str) -> int:
+    return DEAL_TOTAL[variant.split("_")[0] if variant.startswith("troeven") else variant]
+
+
+def rel_label(r: int) -> str:
+    return REL_NAMES[r]
+
+
+def _bucket(hist: np.ndarray, edges: tuple[int, ...], axis: int = 0) -> np.ndarray:
+    """Sum a histogram's ``axis`` (indexed by value) into the buckets [edges[k], edges[k+1])."""
+    h = np.moveaxis(hist, axis, 0)
+    out = np.stack([h[lo:hi].sum(0) for lo, hi in zip(edges[:-1], edges[1:], strict=True)])
+    return np.moveaxis(out, 0, axis)
+
+
+def _ci_frame(n, s1, s2) -> dict[str, np.ndarray]:
+    mean, sd, lo, hi = mean_ci(n, s1, s2)
+    return {"n": np.asarray(n, np.int64), "mean": mean, "sd": sd, "ci_low": lo, "ci_high": hi}
+
+
+def _seat(stats: RunStats, r: int) -> int:
+    return (stats.dealer + REL_OFFSET[r]) % 4
+
+
+# ---------------------------------------------------------------------------------------
+# Section 1: what each contract costs
+
+
+def expected_score(stats: RunStats) -> pd.DataFrame:
+    """Mean raw score per variant and seat relation."""
+    n, s1, s2 = hist_moments(stats.hists.score, SCORE_VALUES)
+    rows = []
+    for v, name in enumerate(stats.variants):
+        ci = _ci_frame(n[v], s1[v], s2[v])
+        for r in range(len(REL_NAMES)):
+            rows.append(
+                {
+                    "variant": name,
+                    "relation": rel_label(r),
+                    "seat": _seat(stats, r),
+                    **{k: ci[k][r] for k in ci},
+                    "fair_share": deal_total(name) / 4,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def score_distribution(stats: RunStats) -> pd.DataFrame:
+    """Probability of each raw score per variant and relation (scores that occur at all)."""
+    rows = []
+    for v, name in enumerate(stats.variants):
+        h = stats.hists.score[v]  # (R, NS)
+        seen = np.flatnonzero(h.sum(0))
+        for r in range(len(REL_NAMES)):
+            total = h[r].sum()
+            for k in seen:
+                rows.append(
+                    {
+                        "variant": name,
+                        "relation": rel_label(r),
+                        "score": int(SCORE_VALUES[k]),
+                        "count": int(h[r, k]),
+                        "probability": h[r, k] / total if total else np.nan,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def hand_features(stats: RunStats) -> pd.DataFrame:
+    """A seat's mean score by the value of one of its own hand features, per relation and
+    pooled over the four seats (relation ``all``)."""
+    frames = []
+    for fname in FEATURES:
+        hist = stats.hists.feature(fname)  # (X, V, R, NS)
+        pooled = hist.sum(2, keepdims=True)
+        full = np.concatenate([hist, pooled], axis=2)  # (X, V, R+1, NS)
+        n, s1, s2 = hist_moments(full, SCORE_VALUES)
+        ci = _ci_frame(n, s1, s2)
+        X, V, RR = n.shape
+        idx = np.indices((X, V, RR)).reshape(3, -1)
+        keep = n.reshape(-1) > 0
+        frame = pd.DataFrame(
+            {
+                "feature": fname,
+                "variant": np.array(stats.variants)[idx[1]],
+                "relation": np.array([*REL_NAMES, "all"])[idx[2]],
+                "value": idx[0],
+                **{k: a.reshape(-1) for k, a in ci.items()},
+            }
+        )
+        frames.append(frame[keep])
+    return pd.concat(frames, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Section 2: the chooser
+
+
+def chooser_value(stats: RunStats) -> pd.DataFrame:
+    """The chooser's mean score per variant and its advantage over a fair share (total/4)."""
+    n, s1, s2 = hist_moments(stats.hists.score[:, CHOOSER], SCORE_VALUES)
+    ci = _ci_frame(n, s1, s2)
+    fair = np.array([deal_total(v) / 4 for v in stats.variants])
+    return pd.DataFrame(
+        {
+            "variant": stats.variants,
+            **ci,
+            "fair_share": fair,
+            "advantage": ci["mean"] - fair,
+            "advantage_ci_low": ci["ci_low"] - fair,
+            "advantage_ci_high": ci["ci_high"] - fair,
+        }
+    )
+
+
+def best_contract(stats: RunStats) -> pd.DataFrame:
+    """The chooser's relative score (his score minus the variant's mean chooser score over
+    the run) per variant, by buckets of his hcp and of his longest suit; ``best`` marks the
+    variant with the highest relative score in each bucket."""
+    mu = stats.mu_chooser
+    frames = []
+    for feature, edges, labels in (
+        ("hcp", HCP_EDGES, HCP_BUCKETS),
+        ("longest", LONGEST_EDGES, LONGEST_BUCKETS),
+    ):
+        hist = stats.hists.feature(feature)[:, :, CHOOSER, :]  # (X, V, NS)
+        b = _bucket(hist, edges)  # (B, V, NS)
+        n, s1, s2 = hist_moments(b, SCORE_VALUES)
+        ci = _ci_frame(n, s1, s2)
+        rel = ci["mean"] - mu[None, :]
+        best = np.zeros_like(rel, bool)
+        for k in range(rel.shape[0]):
+            if np.isfinite(rel[k]).any():
+                best[k, np.nanargmax(rel[k])] = True
+        for k, label in enumerate(labels):
+            for v, name in enumerate(stats.variants):
+                frames.append(
+                    {
+                        "feature": feature,
+                        "bucket": label,
+                        "variant": name,
+                        "n": int(n[k, v]),
+                        "mean_relative": rel[k, v],
+                        "ci_low": ci["ci_low"][k, v] - mu[v],
+                        "ci_high": ci["ci_high"][k, v] - mu[v],
+                        "best": bool(best[k, v]),
+                    }
+                )
+    return pd.DataFrame(frames)
+
+
+def choice_value(stats: RunStats) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(rules, frequency): the chooser's mean relative score per turn under each choice rule
+    and the paired gain of each rule over every other; how often each rule picks each
+    variant."""
+    c = stats.choice
+    if c is None or c.n == 0:
+        return pd.DataFrame(), pd.DataFrame()
+    rows = []
+    mean, sd, lo, hi = mean_ci(np.full(len(c.rules), c.n), c.sums, c.sumsq)
+    for i, rule in enumerate(c.rules):
+        rows.append(
+            {
+                "rule": rule,
+                "versus": "",
+                "n": c.n,
+                "mean": mean[i],
+                "sd": sd[i],
+                "ci_low": lo[i],
+                "ci_high": hi[i],
+            }
+        )
+    dm, dsd, dlo, dhi = mean_ci(np.full(c.diff_sums.shape, c.n), c.diff_sums, c.diff_sumsq)
+    for i, rule in enumerate(c.rules):
+        for j, other in enumerate(c.rules):
+            if i < j:
+                rows.append(
+                    {
+                        "rule": rule,
+                        "versus": other,
+                        "n": c.n,
+                        "mean": dm[i, j],
+                        "sd": dsd[i, j],
+                        "ci_low": dlo[i, j],
+                        "ci_high": dhi[i, j],
+                    }
+                )
+    freq = []
+    for i, rule in enumerate(c.rules):
+        for v, name in enumerate(stats.variants):
+            count = c.chosen[i, v] if rule != "random" else c.n / len(stats.variants)
+            freq.append({"rule": rule, "variant": name, "count": count, "share": count / c.n})
+    return pd.DataFrame(rows), pd.DataFrame(freq)
+
+
+def trump_value(stats: RunStats) -> pd.DataFrame:
+    """The chooser's mean score with a suit as trump by his length and honours (A K Q J) in
+    it, per trump suit and pooled over the four suits (``trump`` = ``any``)."""
+    h = stats.hists.trump  # (4, 14, 5, NS)
+    full = np.concatenate([h, h.sum(0, keepdims=True)])
+    n, s1, s2 = hist_moments(full, SCORE_VALUES)
+    ci = _ci_frame(n, s1, s2)
+    idx = np.indices(n.shape).reshape(3, -1)
+    frame = pd.DataFrame(
+        {
+            "trump": np.array(["C", "D", "H", "S", "any"])[idx[0]],
+            "length": idx[1],
+            "honours": idx[2],
+            **{k: a.reshape(-1) for k, a in ci.items()},
+        }
+    )
+    return frame[frame["n"] > 0].reset_index(drop=True)
+
+
+def nt_vs_suit(stats: RunStats) -> pd.DataFrame:
+    """The chooser's score in troeven NT minus his score with his longest suit as trump (ties:
+    more honours, then the higher suit), paired on the same deals, by his longest-suit
+    length and by his hcp bucket."""
+    h = stats.hists.nt  # (14 longest, HCP_N, NNT)
+    rows = []
+    pos = NT_DIFF_VALUES > 0
+    neg = NT_DIFF_VALUES < 0
+    for by, hist, labels in (
+        ("longest", h.sum(1), [str(x) for x in range(14)]),
+        ("hcp_bucket", _bucket(h.sum(0), HCP_EDGES), list(HCP_BUCKETS)),
+        ("all", h.sum((0, 1))[None, :], ["all"]),
+    ):
+        n, s1, s2 = hist_moments(hist, NT_DIFF_VALUES)
+        ci = _ci_frame(n, s1, s2)
+        p, plo, phi = wilson(hist[:, pos].sum(1), n)
+        for k, label in enumerate(labels):
+            if n[k] == 0:
+                continue
+            rows.append(
+                {
+                    "by": by,
+                    "value": label,
+                    **{key: a[k] for key, a in ci.items()},
+                    "p_nt_better": p[k],
+                    "p_ci_low": plo[k],
+                    "p_ci_high": phi[k],
+                    "p_suit_better": hist[k, neg].sum() / n[k],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------
+# Section 3: doubling
+
+
+def pair_label(d: int, t: int) -> str:
+    return f"{REL_NAMES[d]} → {REL_NAMES[t]}"
+
+
+def _double_rows(hist: np.ndarray, deals: int) -> dict[str, np.ndarray]:
+    """Moments and sign rates along the last axis (the s_d − s_t histogram)."""
+    n, s1, s2 = hist_moments(hist, DIFF_VALUES)
+    ci = _ci_frame(n, s1, s2)
+    p, plo, phi = wilson(hist[..., DIFF_VALUES > 0].sum(-1), n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pneg = hist[..., DIFF_VALUES < 0].sum(-1) / n
+    return {
+        **ci,
+        "per_deal": n / deals if deals else np.nan,
+        "p_positive": p,
+        "p_ci_low": plo,
+        "p_ci_high": phi,
+        "p_negative": pneg,
+    }
+
+
+def doubling(stats: RunStats, rule: str = "all") -> pd.DataFrame:
+    """Per variant and ordered pair (doubler → target): the mean of s_doubler − s_target (the
+    doubler's gain from one double) and P(> 0). For rule ``all`` every pair counts once per
+    deal; for a policy only the doubles it made (``per_deal``: doubles per deal)."""
+    h = stats.hists.double[rule].sum(0)  # (NP, V, ND)
+    cols = _double_rows(h, stats.deals)
+    rows = []
+    for v, name in enumerate(stats.variants):
+        for p, (d, t) in enumerate(PAIRS):
+            rows.append(
+                {
+                    "variant": name,
+                    "doubler": REL_NAMES[d],
+                    "target": REL_NAMES[t],
+                    "target_is_chooser": t == CHOOSER,
+                    **{k: a[p, v] for k, a in cols.items()},
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def doubling_by_hcp(stats: RunStats, rule: str = "all") -> pd.DataFrame:
+    """As :func:`doubling`, by the doubler's hcp bucket."""
+    h = _bucket(stats.hists.double[rule], HCP_EDGES)  # (B, NP, V, ND)
+    cols = _double_rows(h, stats.deals)
+    rows = []
+    for k, label in enumerate(HCP_BUCKETS):
+        for v, name in enumerate(stats.variants):
+            for p, (d, t) in enumerate(PAIRS):
+                rows.append(
+                    {
+                        "variant": name,
+                        "doubler": REL_NAMES[d],
+                        "target": REL_NAMES[t],
+                        "hcp_bucket": label,
+                        **{key: a[k, p, v] for key, a in cols.items()},
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+#: the groups of pairs drawn in the hcp figure: the chooser may only double back (RULES §5.3)
+DOUBLE_GROUPS = {
+    "other → chooser": [p for p, (d, t) in enumerate(PAIRS) if t == CHOOSER],
+    "other → other": [p for p, (d, t) in enumerate(PAIRS) if CHOOSER not in (d, t)],
+    "chooser → other (double back)": [p for p, (d, t) in enumerate(PAIRS) if d == CHOOSER],
+}
+
+
+def doubling_groups_by_hcp(stats: RunStats, rule: str = "all") -> pd.DataFrame:
+    """The doubler's gain by his hcp bucket, pairs pooled into the three groups drawn."""
+    h = _bucket(stats.hists.double[rule], HCP_EDGES)  # (B, NP, V, ND)
+    grouped = np.stack([h[:, idx].sum(1) for idx in DOUBLE_GROUPS.values()], 1)  # (B, G, V, ND)
+    cols = _double_rows(grouped, stats.deals)
+    rows = []
+    for k, label in enumerate(HCP_BUCKETS):
+        for v, name in enumerate(stats.variants):
+            for g, group in enumerate(DOUBLE_GROUPS):
+                rows.append(
+                    {
+                        "variant": name,
+                        "group": group,
+                        "hcp_bucket": label,
+                        **{key: a[k, g, v] for key, a in cols.items()},
+                    }
+                )
+    return pd.DataFrame(rows)
