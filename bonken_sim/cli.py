@@ -375,6 +375,60 @@ def ladder(deals, seed, threads, out, as_json):
         click.echo(f"\nsaved {out}", err=True)
 
 
+# --- executors (run, game, tournament) ----------------------------------------------------
+
+_EXECUTOR_HELP = (
+    "Where the work runs: local (threads in this process), process (a pool of worker "
+    "processes) or dask (a Dask cluster; needs the dask extra). [default: local]"
+)
+_WORKERS_HELP = (
+    "Worker processes for --executor process, or for the local Dask cluster started when "
+    "--scheduler is not given (1 thread each). [default: the CPUs available]"
+)
+_SCHEDULER_HELP = "Address of a running Dask scheduler (tcp://host:8786) for --executor dask."
+_WRITE_PARTS_HELP = (
+    "With process or dask: 'workers' write their Parquet parts into --out themselves (it "
+    "must be a path every worker sees), or 'driver': they send them back to be written "
+    "here (no shared filesystem needed). Ignored in-process. [default: workers]"
+)
+
+
+def _executor_options(fn=None, *, parts: bool = True, envvar: bool = False):
+    """--executor, --workers, --scheduler (and --write-parts) on a command."""
+
+    def env(name: str) -> str | None:
+        return f"BONKEN_SIM_{name}" if envvar else None
+
+    def deco(f):
+        if parts:
+            f = click.option(
+                "--write-parts",
+                "write_parts",
+                metavar="WHO",
+                envvar=env("WRITE_PARTS"),
+                help=_WRITE_PARTS_HELP,
+            )(f)
+        f = click.option(
+            "--scheduler", metavar="ADDRESS", envvar=env("SCHEDULER"), help=_SCHEDULER_HELP
+        )(f)
+        f = click.option("--workers", metavar="N", envvar=env("WORKERS"), help=_WORKERS_HELP)(f)
+        f = click.option(
+            "--executor",
+            metavar="local|process|dask",
+            envvar=env("EXECUTOR"),
+            help=_EXECUTOR_HELP,
+        )(f)
+        return f
+
+    return deco(fn) if fn is not None else deco
+
+
+def _where(spec, threads: int) -> str:
+    """``2 threads`` in-process, or ``1 thread per task on a process pool of 2 workers``."""
+    text = f"{threads} thread{'s' if threads != 1 else ''}"
+    return text if spec.local else f"{text} per task on {spec.describe()}"
+
+
 # --- bonken-sim game / tournament ---------------------------------------------------------
 
 
@@ -402,22 +456,52 @@ def _profiles_help() -> str:
 @click.option("--force", is_flag=True, help="Replace an existing game run in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@_executor_options
 def game(
-    games, seed, players, order, doubling, threads, chunk_size, out, resume, force, as_json, quiet
+    games,
+    seed,
+    players,
+    order,
+    doubling,
+    threads,
+    chunk_size,
+    out,
+    resume,
+    force,
+    as_json,
+    quiet,
+    executor,
+    workers,
+    scheduler,
+    write_parts,
 ):
     """Play full 11-deal games (choice, doubling, settlement) into a Parquet run directory."""
     from .console import ProgressBar
     from .game_run import GameRunError, GameRunInterrupted, make_game_config, run_games
 
     try:
-        cfg = make_game_config(games, seed, players, order, doubling, threads, chunk_size, out)
+        cfg = make_game_config(
+            games,
+            seed,
+            players,
+            order,
+            doubling,
+            threads,
+            chunk_size,
+            out,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+            write_parts=write_parts,
+        )
     except GameRunError as exc:
         raise UserError(str(exc)) from None
     if not quiet and not as_json:
         click.echo(
             f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
             f"{' (drawn)' if cfg.seed_drawn else ''}, players {','.join(cfg.players)}, "
-            f"order {cfg.order}, doubling {'on' if cfg.doubling else 'off'}, {cfg.threads} threads",
+            f"order {cfg.order}, doubling {'on' if cfg.doubling else 'off'}, "
+            f"{_where(cfg.executor_spec, cfg.threads)}",
             err=True,
         )
     bar = ProgressBar(unit="games") if not quiet and sys.stderr.isatty() else None
@@ -455,10 +539,15 @@ game.help = f"{game.help}\n\n{_profiles_help()}"
 @click.option("--doubling", default="on", show_default=True, help="Doubling: on or off.")
 @click.option("--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
-def tournament(games, profiles, seed, order, doubling, threads, as_json):
+@_executor_options(parts=False)
+def tournament(
+    games, profiles, seed, order, doubling, threads, as_json, executor, workers, scheduler
+):
     """Profiles against each other on the same deals, every seating arrangement equally often."""
+    from .executors import make_spec
     from .tournament import parse_tournament_profiles, run_tournament, to_json, to_text
 
+    spec = _wrap(make_spec, executor, workers, scheduler)
     names = _wrap(parse_tournament_profiles, profiles)
     if order not in ("free", "fixed"):
         raise UserError(f"--order must be free or fixed, got {order!r}")
@@ -472,6 +561,7 @@ def tournament(games, profiles, seed, order, doubling, threads, as_json):
         fixed_order=order == "fixed",
         doubling=doubling == "on",
         threads=threads,
+        executor_spec=spec,
     )
     click.echo(json.dumps(to_json(result), indent=1) if as_json else to_text(result))
 
@@ -493,6 +583,10 @@ _RUN_KEYS = (
     "force",
     "json",
     "quiet",
+    "executor",
+    "workers",
+    "scheduler",
+    "write_parts",
 )
 
 
@@ -604,8 +698,23 @@ def _load_run_config(ctx, param, value):
     help="A TOML file setting any of these options (env vars BONKEN_SIM_<OPTION> "
     "and the command line win).",
 )
+@_executor_options(envvar=True)
 def run_cmd(
-    deals, seed, strategies, contracts, threads, chunk_size, out, resume, force, as_json, quiet
+    deals,
+    seed,
+    strategies,
+    contracts,
+    threads,
+    chunk_size,
+    out,
+    resume,
+    force,
+    as_json,
+    quiet,
+    executor,
+    workers,
+    scheduler,
+    write_parts,
 ):
     """Play many deals in every contract variant and write a Parquet run directory."""
     import dataclasses
@@ -625,6 +734,10 @@ def run_cmd(
             out=out,
             resume=resume,
             force=force,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+            write_parts=write_parts,
         )
         if cfg.out is None:
             cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
@@ -639,7 +752,7 @@ def run_cmd(
         click.echo(
             f"bonken-sim run: {cfg.deals:,} deals, seed {cfg.seed}"
             f"{' (drawn)' if cfg.seed_drawn else ''}, {len(cfg.contracts)} variants, "
-            f"{cfg.threads} threads; {what} {cfg.out}",
+            f"{_where(cfg.executor_spec, cfg.threads)}; {what} {cfg.out}",
             err=True,
         )
 

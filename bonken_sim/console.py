@@ -76,12 +76,21 @@ def run_summary(result: Any) -> list[str]:
     parts = "1 part" if r.parts == 1 else f"{r.parts} parts"
     lines.append(f"  {r.rows:,} rows in {parts} (+ the deals parts), {_mb(r.bytes)}, in {r.out}")
     if r.deals_this_session:
+        on = f"{r.threads} thread{'s' if r.threads != 1 else ''}"
+        executor = getattr(r, "executor", "local")
+        if executor != "local":
+            on = f"{executor} executor, {r.workers} slots x {on} per task"
+            if getattr(r, "restarts", 0):
+                on += f", pool recreated {r.restarts}x after lost workers"
         lines.append(
             f"  wall {r.wall_seconds:.1f} s (compile {r.compile_seconds:.1f} s), "
-            f"{r.deals_per_second:,.0f} deals/s on {r.threads} thread"
-            f"{'s' if r.threads != 1 else ''}; CPU: simulate {r.simulate_cpu_seconds:.1f} s, "
-            f"write {r.write_cpu_seconds:.1f} s (overlapped; last write "
-            f"{r.write_tail_seconds:.1f} s)"
+            f"{r.deals_per_second:,.0f} deals/s on {on}; CPU: simulate "
+            f"{r.simulate_cpu_seconds:.1f} s, write {r.write_cpu_seconds:.1f} s "
+            + (
+                f"(overlapped; last write {r.write_tail_seconds:.1f} s)"
+                if executor == "local"
+                else "(in the tasks)"
+            )
         )
     lines += [
         f"  read it: pandas.read_parquet({str(r.out)!r}); per-deal hands and features in "

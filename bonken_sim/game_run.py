@@ -11,6 +11,12 @@ Part ``k`` holds games ``[k * chunk_size, (k + 1) * chunk_size)``; each file is 
 a hidden temporary name and renamed when complete, and the manifest lists only complete
 parts, so a killed run leaves nothing that looks finished and ``--resume`` completes it to
 the same bytes.
+
+The unit of work is a part: ``play_game_part(GamePartTask)`` plays its games and encodes
+(and writes, or returns) its two Parquet files. In-process (``--executor local``) the parts
+are played one after another on ``threads`` threads; with ``--executor process|dask`` they
+run on the workers, twice as many in flight as the executor has slots (see
+``executors.py``), and the driver records each in the manifest as it finishes.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import os
 import platform
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,8 +36,22 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from .executors import (
+    SHARED_HINT,
+    Backend,
+    ExecutorError,
+    ExecutorSpec,
+    PartWriteError,
+    WorkerMismatch,
+    make_spec,
+    open_backend,
+    run_tasks,
+    task_failure,
+    worker_name,
+    wrap_executor,
+)
 from .games import DEALS_PER_GAME, PAIRS, GameBatch, parse_profiles, play_games, ranks
-from .io import VARIANT_CONTRACT, VARIANT_TRUMP, PartFile, sha256_file, tmp_name
+from .io import VARIANT_CONTRACT, VARIANT_TRUMP, PartFile, sha256_file, tmp_name, write_bytes
 from .options import parse_count, parse_seed
 from .rules import TRUMPS, VARIANTS, Contract
 
@@ -64,6 +85,7 @@ class GameConfig:
     chunk_size: int = DEFAULT_CHUNK
     out: Path | None = None
     seed_drawn: bool = False
+    executor_spec: ExecutorSpec = field(default_factory=ExecutorSpec)
 
     def identity(self) -> dict[str, Any]:
         """What decides the bytes of the result (checked on --resume)."""
@@ -90,8 +112,19 @@ def make_game_config(
     threads: Any = None,
     chunk_size: Any = None,
     out: Any = None,
+    executor: Any = None,
+    workers: Any = None,
+    scheduler: Any = None,
+    write_parts: Any = None,
 ) -> GameConfig:
-    """Validate every option; errors are GameRunError with a one-line message."""
+    """Validate every option; errors are GameRunError with a one-line message.
+
+    With ``executor`` process or dask, ``threads`` is what each part task uses inside its
+    worker (default 1)."""
+    try:
+        spec = make_spec(executor, workers, scheduler, write_parts)
+    except ExecutorError as exc:
+        raise GameRunError(str(exc)) from None
     try:
         n = parse_count(games, "--games", maximum=MAX_GAMES)
         drawn = seed is None
@@ -106,11 +139,23 @@ def make_game_config(
         if doubling not in ("on", "off"):
             raise GameRunError(f"--doubling must be on or off, got {doubling!r}")
         doubling = doubling == "on"
-    t = (os.cpu_count() or 1) if threads is None else int(threads)
+    if threads is None:
+        t = (os.cpu_count() or 1) if spec.local else 1
+    else:
+        t = int(threads)
     if t < 1 or t > 256:
         raise GameRunError(f"--threads must be between 1 and 256, got {threads}")
     return GameConfig(
-        n, s, names, order, bool(doubling), t, min(chunk, n), Path(out) if out else None, drawn
+        n,
+        s,
+        names,
+        order,
+        bool(doubling),
+        t,
+        min(chunk, n),
+        Path(out) if out else None,
+        drawn,
+        spec,
     )
 
 
@@ -185,24 +230,6 @@ def games_table(b: GameBatch, players: tuple[str, ...], metadata: dict):
 
 
 # --- the run directory ----------------------------------------------------------------------
-
-
-def write_part(path: Path, table, root: Path) -> PartFile:
-    """Write one Parquet part (zstd; strings dictionary-encoded) through a hidden temporary
-    file renamed when complete."""
-    import pyarrow.parquet as pq
-
-    tmp = tmp_name(path)
-    try:
-        pq.write_table(table, tmp, compression="zstd", row_group_size=max(1, table.num_rows))
-        digest = sha256_file(tmp)
-        size = tmp.stat().st_size
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    return PartFile(path.relative_to(root).as_posix(), table.num_rows, size, digest)
 
 
 def _versions() -> dict[str, str]:
@@ -310,6 +337,9 @@ def _prepare(cfg: GameConfig, resume: bool, force: bool) -> tuple[Path, dict, se
                 if ok:
                     done.add(part["index"])
             manifest["parts"] = [p for p in manifest["parts"] if p["index"] in done]
+            for sub in (DEALS_DIR, GAMES_DIR):  # what killed writers left behind
+                for tmp in (root / sub).glob(".part-*.parquet.tmp"):
+                    tmp.unlink(missing_ok=True)
         elif force:
             if not (root / MANIFEST).is_file() and not (root / DEALS_DIR).is_dir():
                 raise GameRunError(f"--force refuses to clear {root}: it is not a game run")
@@ -366,66 +396,212 @@ class GameRunResult:
         return d
 
 
-def run_games(cfg: GameConfig, resume: bool = False, force: bool = False, progress=None):
-    """Play the configured games into a run directory; returns a GameRunResult."""
+@dataclass(frozen=True)
+class GamePartTask:
+    """One part of a game run, for any executor: games ``[index · chunk, …)`` of the seed.
+
+    ``root`` is the run directory (absolute) when the worker writes the files itself, None
+    to get their bytes back; ``versions`` are the driver's, checked by the worker."""
+
+    config: GameConfig
+    index: int
+    root: str | None
+    versions: dict
+
+
+@dataclass
+class GamePartResult:
+    entry: dict
+    parts: tuple | None  # ((name, rows, bytes) for deals, games) or None
+    play_seconds: float
+    worker: str
+
+
+_CHECKED = ("bonken_sim", "engine", "pyarrow")
+
+
+def encode_table(table) -> bytes:
+    """A game part's Parquet bytes (zstd; strings dictionary-encoded; one row group)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", row_group_size=max(1, table.num_rows))
+    return sink.getvalue().to_pybytes()
+
+
+def play_game_part(task: GamePartTask) -> GamePartResult:
+    """Play part ``task.index`` and encode (and, with ``root``, write) its two files."""
+    import hashlib
+
+    mine = _versions()
+    for key in _CHECKED:
+        if mine[key] != task.versions.get(key):
+            raise WorkerMismatch(
+                f"worker {worker_name()} runs {key} {mine[key]} but the driver runs "
+                f"{task.versions.get(key)}: install the same bonken-sim (and pyarrow) on "
+                f"every worker"
+            )
+    cfg = task.config
+    k = task.index
+    start = k * cfg.chunk_size
+    n = min(cfg.chunk_size, cfg.games - start)
     t0 = time.perf_counter()
-    root, manifest, done = _prepare(cfg, resume, force)
+    b = play_games(
+        n,
+        cfg.seed,
+        np.arange(4),
+        list(cfg.players),
+        start=start,
+        fixed_order=cfg.order == "fixed",
+        doubling=cfg.doubling,
+        threads=cfg.threads,
+    )
+    play_s = time.perf_counter() - t0
     meta = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "config": cfg.identity()}
-    seating = np.arange(4)
+    part_meta = {**meta, "part": k, "game_start": start, "games": n}
+    name = f"part-{k:06d}.parquet"
+    encoded = [
+        (f"{DEALS_DIR}/{name}", n * DEALS_PER_GAME, encode_table(deals_table(b, part_meta))),
+        (f"{GAMES_DIR}/{name}", n, encode_table(games_table(b, cfg.players, part_meta))),
+    ]
+    del b
+    if task.root is None:
+        files = [PartFile(f, r, len(d), hashlib.sha256(d).hexdigest()) for f, r, d in encoded]
+        parts: tuple | None = tuple(encoded)
+    else:
+        try:
+            files = [write_bytes(Path(task.root), f, d, r) for f, r, d in encoded]
+        except OSError as exc:
+            raise PartWriteError(task.root, exc) from None
+        parts = None
+    entry = {
+        "index": k,
+        "game_start": start,
+        "games": n,
+        "deals_file": files[0].file,
+        "deals_rows": files[0].rows,
+        "deals_bytes": files[0].bytes,
+        "deals_sha256": files[0].sha256,
+        "games_file": files[1].file,
+        "games_rows": files[1].rows,
+        "games_bytes": files[1].bytes,
+        "games_sha256": files[1].sha256,
+    }
+    return GamePartResult(entry, parts, play_s, worker_name())
+
+
+def _land(root: Path, res: GamePartResult) -> dict:
+    """Write the files a worker sent, or check that the files a worker wrote are here."""
+    e = res.entry
+    if res.parts is not None:
+        for (f, rows, data), sha in zip(
+            res.parts, (e["deals_sha256"], e["games_sha256"]), strict=True
+        ):
+            write_bytes(root, f, data, rows, sha)
+        return e
+    for f, b in (("deals_file", "deals_bytes"), ("games_file", "games_bytes")):
+        path = root / e[f]
+        size = path.stat().st_size if path.is_file() else -1
+        if size != e[b]:
+            raise GameRunError(
+                f"worker {res.worker} wrote {e[f]} but {path} is "
+                + ("missing" if size < 0 else f"{size:,} bytes, not {e[b]:,}")
+                + f" here: {SHARED_HINT}"
+            )
+    return e
+
+
+def run_games(
+    cfg: GameConfig,
+    resume: bool = False,
+    force: bool = False,
+    progress=None,
+    executor: Executor | None = None,
+):
+    """Play the configured games into a run directory; returns a GameRunResult.
+
+    ``executor`` (any ``concurrent.futures.Executor``, not shut down here) runs the part
+    tasks instead of the config's executor (``cfg.executor_spec``; in-process by default)."""
+    t0 = time.perf_counter()
+    spec = cfg.executor_spec
+    backend: Backend | None = None
+    if executor is not None:
+        backend = wrap_executor(executor)
+    elif not spec.local:
+        try:
+            backend = open_backend(spec)
+        except ExecutorError as exc:
+            raise GameRunError(str(exc)) from None
+    try:
+        root, manifest, done = _prepare(cfg, resume, force)
+    except BaseException:
+        if backend is not None:
+            backend.close(cancel=True)
+        raise
+    session = manifest["sessions"][-1]
+    session["executor"] = spec.kind if executor is None else "executor"
+    if backend is not None:
+        session.update(workers=backend.slots(), write_parts=spec.write_parts)
     played = 0
     t_play = 0.0
     already = sum(min(cfg.chunk_size, cfg.games - k * cfg.chunk_size) for k in done)
+    versions = _versions()
+    todo = [k for k in range(cfg.n_parts) if k not in done]
+    where = None if backend is not None and spec.write_parts == "driver" else str(root.resolve())
+    task_cfg = replace(cfg, out=None)
+    tasks = (GamePartTask(task_cfg, k, where, versions) for k in todo)
+
+    def record(res: GamePartResult) -> None:
+        nonlocal played, t_play
+        entry = _land(root, res) if backend is not None else res.entry
+        manifest["parts"] = [p for p in manifest["parts"] if p["index"] != entry["index"]]
+        manifest["parts"].append(entry)
+        manifest["parts"].sort(key=lambda p: p["index"])
+        _write_manifest(root, manifest)
+        played += entry["games"]
+        t_play += res.play_seconds
+        if progress is not None:
+            progress(already + played, cfg.games)
+
+    def stop(cancel: bool) -> None:
+        if backend is not None:
+            with contextlib.suppress(BaseException):
+                backend.close(cancel=cancel)
+
+    def resume_hint() -> str:
+        return f"{root} is incomplete; run the same command with --resume to finish it"
+
     try:
-        for k in range(cfg.n_parts):
-            if k in done:
-                continue
-            start = k * cfg.chunk_size
-            n = min(cfg.chunk_size, cfg.games - start)
-            tp = time.perf_counter()
-            b = play_games(
-                n,
-                cfg.seed,
-                seating,
-                list(cfg.players),
-                start=start,
-                fixed_order=cfg.order == "fixed",
-                doubling=cfg.doubling,
-                threads=cfg.threads,
-            )
-            t_play += time.perf_counter() - tp
-            name = f"part-{k:06d}.parquet"
-            part_meta = {**meta, "part": k, "game_start": start, "games": n}
+        if backend is None:
+            for task in tasks:
+                try:
+                    res = play_game_part(task)
+                except PartWriteError as exc:
+                    raise GameRunError(f"cannot write {root}: {exc.reason}") from None
+                record(res)
+        else:
             try:
-                dp = write_part(root / DEALS_DIR / name, deals_table(b, part_meta), root)
-                gp = write_part(
-                    root / GAMES_DIR / name, games_table(b, cfg.players, part_meta), root
-                )
-            except OSError as exc:
-                raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
-            manifest["parts"].append(
-                {
-                    "index": k,
-                    "game_start": start,
-                    "games": n,
-                    "deals_file": dp.file,
-                    "deals_rows": dp.rows,
-                    "deals_sha256": dp.sha256,
-                    "games_file": gp.file,
-                    "games_rows": gp.rows,
-                    "games_sha256": gp.sha256,
-                }
-            )
-            manifest["parts"].sort(key=lambda p: p["index"])
-            _write_manifest(root, manifest)
-            played += n
-            if progress is not None:
-                progress(already + played, cfg.games)
+                for _, res in run_tasks(backend, play_game_part, tasks):
+                    record(res)
+            except (KeyboardInterrupt, OSError):
+                raise
+            except Exception as exc:  # a part failed on its worker, or the executor gave up
+                stop(cancel=True)
+                raise GameRunError(f"{task_failure(exc, backend.kind)}; {resume_hint()}") from None
+            finally:
+                session["restarts"] = backend.restarts
     except KeyboardInterrupt:
-        raise GameRunInterrupted(
-            f"interrupted: {root} is incomplete; run the same command with --resume to finish it"
-        ) from None
+        stop(cancel=True)
+        with contextlib.suppress(OSError):
+            _write_manifest(root, manifest)
+        raise GameRunInterrupted(f"interrupted: {resume_hint()}") from None
+    except OSError as exc:
+        stop(cancel=True)
+        raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
+    stop(cancel=False)
     manifest["state"] = "complete"
-    manifest["sessions"][-1].update(games_played=played, play_seconds=round(t_play, 3))
+    session.update(games_played=played, play_seconds=round(t_play, 3))
     _write_manifest(root, manifest)
     files = [p[f] for p in manifest["parts"] for f in ("deals_file", "games_file")]
     return GameRunResult(

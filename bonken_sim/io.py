@@ -323,6 +323,90 @@ def write_chunk(
 
 
 # ---------------------------------------------------------------------------------------
+# Parts encoded in memory (for worker tasks: written where they run, or sent to the driver)
+
+
+def encode_parquet(table, row_group_size: int) -> bytes:
+    """``table`` as the bytes of a Parquet file: exactly the bytes ``write_parquet`` writes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    with pq.ParquetWriter(sink, table.schema, **_writer_options(table.schema)) as writer:
+        writer.write_table(table, row_group_size=max(1, row_group_size))
+    return sink.getvalue().to_pybytes()
+
+
+@dataclass
+class EncodedPart:
+    """A Parquet file in memory: its name inside the run directory, rows, SHA-256, bytes."""
+
+    file: str
+    rows: int
+    data: bytes
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def encode_chunk(
+    index: int, chunk: Chunk, metadata: Mapping[str, Any]
+) -> tuple[EncodedPart, EncodedPart]:
+    """Chunk ``index`` as its results part and its deals part, in memory (same bytes as
+    ``write_chunk`` writes)."""
+    meta = dict(metadata, part=index, deal_start=chunk.start, deals=chunk.n)
+    results = results_table(chunk, results_schema(meta))
+    deals = deals_table(chunk, deals_schema(meta))
+    return (
+        EncodedPart(part_name(index), results.num_rows, encode_parquet(results, chunk.n)),
+        EncodedPart(
+            f"{DEALS_DIR}/{part_name(index)}", deals.num_rows, encode_parquet(deals, chunk.n)
+        ),
+    )
+
+
+def part_entry(index: int, deal_start: int, deals: int, results: PartFile, dl: PartFile) -> dict:
+    """A run manifest's entry for one chunk."""
+    return {
+        "index": index,
+        "deal_start": deal_start,
+        "deals": deals,
+        "file": results.file,
+        "rows": results.rows,
+        "bytes": results.bytes,
+        "sha256": results.sha256,
+        "deals_file": dl.file,
+        "deals_bytes": dl.bytes,
+        "deals_sha256": dl.sha256,
+    }
+
+
+def write_bytes(
+    root: Path, name: str, data: bytes, rows: int, sha256: str | None = None
+) -> PartFile:
+    """Write ``data`` as ``root/name`` through a hidden temporary file unique to this writer
+    (``.part-000007-<random>.parquet.tmp``), renamed when complete; ``sha256`` (if given) is
+    checked first. Two writers of the same part (a task run twice) never share a temporary
+    file, and both rename identical bytes into place."""
+    digest = hashlib.sha256(data).hexdigest()
+    if sha256 is not None and digest != sha256:
+        raise ValueError(f"{name}: the received bytes do not match their SHA-256")
+    path = root / name
+    stem, dot, suffix = path.name.partition(".")
+    tmp = path.with_name(f".{stem}-{os.urandom(6).hex()}{dot}{suffix}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return PartFile(name, rows, len(data), digest)
+
+
+# ---------------------------------------------------------------------------------------
 # Manifest
 
 

@@ -12,6 +12,16 @@ while the pool already plays the next chunk. At most two chunks are in play and 
 written, so memory is bounded by the chunk size, never by ``deals``. Every deal's cards and
 play come from (seed, deal index, variant) alone, so any thread count, chunk size or executor
 gives the same results.
+
+With another executor (``--executor process|dask``, or ``run(config, executor=...)``) the
+unit of work is a whole chunk: ``play_chunk(ChunkTask)`` plays the chunk's deals (on
+``threads`` threads of the worker, 1 by default), encodes its two Parquet parts and either
+writes them into the run directory itself (``write_parts="workers"``: the directory must be
+on a filesystem every worker sees at the same path) or returns their bytes for the driver
+to write (``"driver"``). It returns the manifest entry (files, rows, bytes, SHA-256) and its
+CPU seconds. The driver keeps twice as many chunks in flight as the executor has slots,
+records each finished part in the manifest as it arrives (in any order) and never holds
+more than those chunks' bytes.
 """
 
 from __future__ import annotations
@@ -34,6 +44,20 @@ from typing import Any
 
 import numpy as np
 
+from .executors import (
+    SHARED_HINT,
+    Backend,
+    ExecutorError,
+    ExecutorSpec,
+    PartWriteError,
+    WorkerMismatch,
+    make_spec,
+    open_backend,
+    run_tasks,
+    task_failure,
+    worker_name,
+    wrap_executor,
+)
 from .options import parse_count, parse_seed
 from .rules import VARIANT_NAMES, parse_variants
 
@@ -86,6 +110,7 @@ class RunConfig:
     force: bool = False
     dealer: int = 0
     seed_drawn: bool = False
+    executor_spec: ExecutorSpec = field(default_factory=ExecutorSpec)
 
     def identity(self) -> dict[str, Any]:
         """What determines the stored bytes; must match on --resume."""
@@ -180,12 +205,22 @@ def make_config(
     resume: bool = False,
     force: bool = False,
     dealer: Any = None,
+    executor: Any = None,
+    workers: Any = None,
+    scheduler: Any = None,
+    write_parts: Any = None,
 ) -> RunConfig:
     """Validate user values (strings like ``"1e6"`` or Python values) into a RunConfig.
 
     ``None`` means "not given". With ``resume`` the options not given come from the run's
-    manifest, and the ones given must equal the manifest's (RunError otherwise).
+    manifest, and the ones given must equal the manifest's (RunError otherwise). The
+    executor options (``executor`` = local, process or dask; ``workers``; ``scheduler``;
+    ``write_parts``) never change the results, so a run may be resumed with any of them.
     """
+    try:
+        spec = make_spec(executor, workers, scheduler, write_parts)
+    except ExecutorError as exc:
+        raise RunError(str(exc)) from None
     given: dict[str, Any] = {}
     if deals is not None:
         given["deals"] = _parse_count(deals, "deals")
@@ -199,7 +234,10 @@ def make_config(
         given["chunk_size"] = _parse_count(chunk_size, "chunk_size", MAX_CHUNK)
     if dealer is not None:
         given["dealer"] = _parse_dealer(dealer)
-    n_threads = _parse_threads(threads) if threads is not None else default_threads()
+    # with worker processes, --threads is what each task uses inside its worker (default 1)
+    n_threads = (
+        _parse_threads(threads) if threads is not None else (default_threads() if spec.local else 1)
+    )
     out_path = Path(os.path.expanduser(str(out))) if out is not None and str(out) != "" else None
     if resume and force:
         raise RunError("--resume and --force exclude each other: resume a run or overwrite it")
@@ -235,6 +273,7 @@ def make_config(
             out=out_path,
             resume=True,
             seed_drawn=bool(stored.get("seed_drawn", False)),
+            executor_spec=spec,
         )
     if "deals" not in given:
         raise RunError("--deals is required (a count such as 1e6, 2.5M, 10k or 1_000_000)")
@@ -250,6 +289,7 @@ def make_config(
         out=out_path,
         force=bool(force),
         seed_drawn=drawn,
+        executor_spec=spec,
     )
 
 
@@ -338,6 +378,92 @@ def warm_kernels() -> float:
     t0 = time.perf_counter()
     play_task(Task(0, 0, 2, 0, tuple(range(12)), (1, 0, 1, 0)))
     return time.perf_counter() - t0
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of a run, for any executor: (run key and options, chunk index) → parts.
+
+    ``config`` carries the seed (the run key), the options that decide the bytes and the
+    threads the task may use; ``root`` is the run directory as an absolute path when the
+    worker writes the parts itself, or None to get their bytes back; ``meta`` is the schema
+    metadata of the parts; ``versions`` the driver's, checked by the worker."""
+
+    config: RunConfig
+    index: int
+    root: str | None
+    meta: dict
+    versions: dict
+
+
+@dataclass
+class ChunkResult:
+    """What a chunk task returns: the manifest entry and, with ``root=None``, the parts."""
+
+    entry: dict
+    parts: tuple | None  # (EncodedPart results, EncodedPart deals) or None
+    play_cpu: float
+    write_cpu: float
+    worker: str
+
+
+#: what a worker must share with the driver for byte-identical parts
+CHECKED_VERSIONS = ("bonken_sim", "engine", "pyarrow")
+
+
+def check_versions(expected: dict) -> None:
+    """Raise WorkerMismatch unless this process runs what the driver runs."""
+    mine = _versions()
+    for key in CHECKED_VERSIONS:
+        if mine.get(key) != expected.get(key):
+            raise WorkerMismatch(
+                f"worker {worker_name()} runs {key} {mine.get(key)} but the driver runs "
+                f"{expected.get(key)}: install the same bonken-sim (and pyarrow) on every "
+                f"worker"
+            )
+
+
+def play_chunk(task: ChunkTask) -> ChunkResult:
+    """Play chunk ``task.index`` of a run and encode (and, with ``root``, write) its parts.
+
+    A pure function of the task: run twice, it writes the same bytes (each writer through a
+    temporary file of its own, renamed into place)."""
+    from .io import encode_chunk, part_entry, write_bytes
+
+    check_versions(task.versions)
+    cfg = task.config
+    threads = max(1, cfg.threads)
+    tasks = _chunk_tasks(cfg, task.index, threads)
+    if threads == 1:
+        results = [play_task(t) for t in tasks]
+    else:
+        with ThreadPoolExecutor(threads, thread_name_prefix="bonken-sim") as pool:
+            results = list(pool.map(play_task, tasks))
+    chunk = _assemble(cfg, task.index, results)
+    play_cpu = sum(r.cpu_seconds for r in results)
+    del results
+    c0 = time.thread_time()
+    res, dl = encode_chunk(task.index, chunk, task.meta)
+    if task.root is None:
+        from .io import PartFile
+
+        files = [PartFile(p.file, p.rows, len(p.data), p.sha256) for p in (res, dl)]
+        parts: tuple | None = (res, dl)
+    else:
+        root = Path(task.root)
+        try:
+            files = [write_bytes(root, p.file, p.data, p.rows) for p in (res, dl)]
+        except OSError as exc:
+            raise PartWriteError(task.root, exc) from None
+        parts = None
+    entry = part_entry(task.index, chunk.start, chunk.n, files[0], files[1])
+    return ChunkResult(
+        entry,
+        parts,
+        play_cpu,
+        time.thread_time() - c0,
+        worker_name(),
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -481,6 +607,9 @@ class RunResult:
     write_cpu_seconds: float
     write_tail_seconds: float
     state: str = "complete"
+    executor: str = "local"  # local, process, dask, or "executor" (one passed to run())
+    workers: int | None = None  # task slots of the executor (None: local threads)
+    restarts: int = 0  # process pools recreated after losing a worker process
 
     @property
     def deals_per_second(self) -> float:
@@ -710,36 +839,61 @@ def run(
 ) -> RunResult:
     """Play a run and write its directory, exactly as ``bonken-sim run`` does.
 
-        Pass a RunConfig or the options as keywords (``deals``, ``seed``, ``strategies``,
-        ``contracts``, ``threads``, ``chunk_size``, ``out``, ``resume``, ``force``). ``executor``
-        is any ``concurrent.futures.Executor`` (a process pool, a Dask client's executor); by
-        default a thread pool of ``threads`` threads. ``progress(done, total)`` is called about
-        ten times a second with the number of deals finished; ``on_start(config, deals_done)`` once
-    the run directory is ready.
+    Pass a RunConfig or the options as keywords (``deals``, ``seed``, ``strategies``,
+    ``contracts``, ``threads``, ``chunk_size``, ``out``, ``resume``, ``force``, ``executor``,
+    ``workers``, ``scheduler``, ``write_parts``). ``executor`` (the argument) is any
+    ``concurrent.futures.Executor`` (a process pool, a Dask client's ``get_executor()``):
+    chunk tasks (``play_chunk``) run on it and write their parts into the run directory
+    (``write_parts="workers"``, the default: the directory must be visible to every worker)
+    or send them back (``"driver"``); it is not shut down here. Without it the config's
+    executor (``local`` by default: a thread pool of ``threads`` threads) is used. The bytes
+    never depend on the executor. ``progress(done, total)`` is called about ten times a
+    second with the number of deals finished; ``on_start(config, deals_done)`` once the run
+    directory is ready.
 
-        >>> import bonken_sim, tempfile
-        >>> r = bonken_sim.run(deals=2000, seed=7, out=tempfile.mkdtemp() + "/run")
-        >>> r.rows, r.parts
-        (24000, 1)
+    >>> import bonken_sim, tempfile
+    >>> r = bonken_sim.run(deals=2000, seed=7, out=tempfile.mkdtemp() + "/run")
+    >>> r.rows, r.parts
+    (24000, 1)
     """
     if config is None:
         config = make_config(**options)
     elif options:
         raise TypeError("give either a RunConfig or options, not both")
     cfg = config
+    spec = cfg.executor_spec
     t_start = time.perf_counter()
     # importing pyarrow (~0.3 s) overlaps loading the kernels (LLVM work without the GIL)
     arrow = threading.Thread(target=_import_arrow, name="bonken-sim-import", daemon=True)
     arrow.start()
     versions = dict(_versions())
-    root, manifest, todo = _prepare(cfg, versions)
+    backend: Backend | None = None
+    if executor is not None:
+        backend = wrap_executor(executor)
+    elif not spec.local:
+        try:
+            backend = open_backend(spec)
+        except ExecutorError as exc:
+            raise RunError(str(exc)) from None
+    try:
+        root, manifest, todo = _prepare(cfg, versions)
+    except BaseException:
+        if backend is not None:
+            backend.close(cancel=True)
+        raise
     cfg = replace(cfg, out=root)
+    kind = spec.kind if executor is None else "executor"
     session: dict[str, Any] = {
         "started": _now(),
         "threads": cfg.threads,
+        "executor": kind,
         "deals": 0,
         "finished": None,
     }
+    if backend is not None:
+        session["workers"] = backend.slots()
+        session["write_parts"] = spec.write_parts
+        session["restarts"] = 0
     manifest["sessions"].append(session)
     manifest["config"]["threads"] = cfg.threads
     _save(root, manifest)
@@ -753,11 +907,9 @@ def run(
     if on_start is not None:
         on_start(cfg, already)
     prog = _Progress(cfg.deals, already, progress)
-    own_pool = executor is None
-    pool = (
-        executor
-        if executor is not None
-        else ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-sim")
+    own_pool = executor is None and backend is None
+    pool: Executor | None = (
+        ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-sim") if own_pool else None
     )
     writer = ThreadPoolExecutor(1, thread_name_prefix="bonken-sim-writer")
     state: dict[str, Any] = {"chunks": None, "write": None}
@@ -787,48 +939,79 @@ def run(
         session["deals"] += entry["deals"]
         _save(root, manifest)
 
+    def record(entry: dict) -> None:
+        # a chunk is in the manifest exactly once, whatever ran it how often
+        manifest["parts"] = [p for p in manifest["parts"] if p["index"] != entry["index"]]
+        manifest["parts"].append(entry)
+        session["deals"] += entry["deals"]
+        stats.deals_played += entry["deals"]
+        prog.add(entry["deals"])
+        _save(root, manifest)
+
     interrupted = False
+    failure: str | None = None
     try:
         with _sigterm_as_interrupt():
             try:
+                # on the driver: a cold cache is compiled once here, not by every worker
                 compile_s = warm_kernels()
                 arrow.join()
                 prog(force=True)
-                threads = getattr(pool, "_max_workers", cfg.threads)
-                state["chunks"] = _played_chunks(cfg, todo, pool, threads, stats, prog)
-                for index, chunk in state["chunks"]:
-                    stats.deals_played += chunk.n
+                if backend is not None:
+                    try:
+                        for res in _chunk_results(cfg, root, todo, backend, meta, versions, prog):
+                            stats.task_cpu += res.play_cpu
+                            stats.write_cpu += res.write_cpu
+                            record(_land(root, res))
+                    except OSError:
+                        raise
+                    except Exception as exc:  # a task failed on its worker, or the executor
+                        failure = (
+                            str(exc)
+                            if isinstance(exc, RunError)
+                            else task_failure(exc, backend.kind)
+                        )
+                    finally:
+                        session["restarts"] = backend.restarts
+                else:
+                    assert pool is not None
+                    threads = cfg.threads
+                    state["chunks"] = _played_chunks(cfg, todo, pool, threads, stats, prog)
+                    for index, chunk in state["chunks"]:
+                        stats.deals_played += chunk.n
+                        if state["write"] is not None:
+                            collect()
+                        state["write"] = writer.submit(write, index, chunk)
                     if state["write"] is not None:
+                        t0 = time.perf_counter()
                         collect()
-                    state["write"] = writer.submit(write, index, chunk)
-                if state["write"] is not None:
-                    t0 = time.perf_counter()
-                    collect()
-                    stats.write_tail = time.perf_counter() - t0
+                        stats.write_tail = time.perf_counter() - t0
             except KeyboardInterrupt:
                 interrupted = True
     except OSError as exc:
-        _abandon(state, pool, own_pool, writer, root, manifest)
+        _abandon(state, pool, own_pool, writer, root, manifest, backend)
         name = getattr(exc, "filename", None)
         where = f" ({name})" if name else ""
         reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
         raise RunError(f"cannot write the run in {root}{where}: {reason}") from None
     except BaseException:
-        _abandon(state, pool, own_pool, writer, root, manifest)
+        _abandon(state, pool, own_pool, writer, root, manifest, backend)
         raise
-    if interrupted:
+    if interrupted or failure is not None:
         with _no_interrupts():
-            _abandon(state, pool, own_pool, writer, root, manifest)
+            _abandon(state, pool, own_pool, writer, root, manifest, backend)
         done = sum(p["deals"] for p in manifest["parts"])
-        raise RunInterrupted(
-            f"interrupted: {done:,} of {cfg.deals:,} deals are saved in {root}; "
-            f"resume with: {_resume_hint(root)}",
-            root,
-            done,
+        saved = f"{done:,} of {cfg.deals:,} deals are saved in {root}; resume with: " + (
+            _resume_hint(root)
         )
+        if failure is not None:
+            raise RunError(f"{failure}; {saved}")
+        raise RunInterrupted(f"interrupted: {saved}", root, done)
     writer.shutdown(wait=True)
-    if own_pool:
+    if pool is not None:
         pool.shutdown(wait=True)
+    if backend is not None:
+        backend.close()
     manifest["state"] = "complete"
     manifest["completed"] = manifest["completed"] or _now()
     wall = time.perf_counter() - t_start
@@ -860,21 +1043,64 @@ def run(
         simulate_cpu_seconds=stats.task_cpu,
         write_cpu_seconds=stats.write_cpu,
         write_tail_seconds=stats.write_tail,
+        executor=kind,
+        workers=session.get("workers"),
+        restarts=session.get("restarts", 0),
     )
+
+
+def _chunk_results(cfg, root, todo, backend, meta, versions, prog):
+    """Chunk tasks of the chunks ``todo`` on the backend; their results as they finish."""
+    spec = cfg.executor_spec
+    where = str(root.resolve()) if spec.write_parts == "workers" else None
+    task_cfg = replace(cfg, out=None, resume=False, force=False)
+    tasks = (ChunkTask(task_cfg, k, where, meta, versions) for k in todo)
+    for _, res in run_tasks(backend, play_chunk, tasks, tick=prog):
+        yield res
+
+
+def _land(root: Path, res: ChunkResult) -> dict:
+    """Put a finished chunk's parts in place: write the bytes a worker sent, or check that
+    the files a worker wrote are here (the run directory must be shared)."""
+    from .io import write_bytes
+
+    entry = res.entry
+    if res.parts is not None:
+        for part, sha in zip(res.parts, (entry["sha256"], entry["deals_sha256"]), strict=True):
+            write_bytes(root, part.file, part.data, part.rows, sha)
+        return entry
+    for f, b in (("file", "bytes"), ("deals_file", "deals_bytes")):
+        path = root / entry[f]
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = -1
+        if size != entry[b]:
+            raise RunError(
+                f"worker {res.worker} wrote {entry[f]} but {path} is "
+                + ("missing" if size < 0 else f"{size:,} bytes, not {entry[b]:,}")
+                + f" here: {SHARED_HINT}"
+            )
+    return entry
 
 
 def _import_arrow() -> None:
     import pyarrow.parquet  # noqa: F401
 
 
-def _abandon(state, pool, own_pool, writer, root, manifest) -> None:
+def _abandon(state, pool, own_pool, writer, root, manifest, backend=None) -> None:
     """Stop everything after an interrupt or error: cancel queued tasks, let running ones and
-    the current write finish (a finished part is kept), save the manifest as incomplete."""
+    the current write finish (a finished part is kept), save the manifest as incomplete.
+    Worker processes of an executor opened here are stopped at once (a task cut short
+    leaves only a hidden temporary file)."""
     if state["chunks"] is not None:
         with contextlib.suppress(BaseException):
             state["chunks"].close()
-    if own_pool:
+    if own_pool and pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)
+    if backend is not None:
+        with contextlib.suppress(BaseException):
+            backend.close(cancel=True)
     if state["write"] is not None:
         try:
             entry, _ = state["write"].result()

@@ -9,21 +9,40 @@ Confidence intervals treat a deal set as the unit: a profile's results over all
 arrangements of one set are averaged first (they share the cards, so they are not
 independent), then a normal 95% interval is taken over sets. Win rates use Wilson's
 interval over all seat-games; a shared first place counts as a win for each.
+
+The work is a list of tasks ``play_seating(SeatingTask)`` (a seating and a range of deal
+sets → integer sums per set and seat), so ``--executor process|dask`` runs them on worker
+processes; the sums are integers, so the result never depends on where or in which order
+the tasks ran.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .executors import (
+    Backend,
+    ExecutorSpec,
+    open_backend,
+    run_tasks,
+    task_failure,
+    wrap_executor,
+)
 from .games import PROFILES, play_games, ranks
 from .ladder import Interval, mean_interval, wilson_interval
 from .rules import Contract
 
 CONTRACTS = [c.label for c in Contract]
+
+
+class TournamentError(ValueError):
+    """A tournament that could not finish (a worker failure): one line."""
 
 
 def parse_tournament_profiles(text: str) -> list[str]:
@@ -51,6 +70,67 @@ def arrangements(k: int) -> list[tuple[int, ...]]:
     return sorted({p for pool in pools for p in itertools.permutations(pool)})
 
 
+#: sets of deals per task on a process pool or a Dask cluster
+TASK_SETS = 5000
+
+
+@dataclass(frozen=True)
+class SeatingTask:
+    """Deal sets ``[lo, hi)`` played under one seating arrangement (any executor)."""
+
+    seed: int
+    seating: tuple[int, ...]
+    profiles: tuple[str, ...]
+    lo: int
+    hi: int
+    fixed_order: bool
+    doubling: bool
+    threads: int | None
+
+
+@dataclass
+class SeatingResult:
+    """Per deal set and seat: settled total, first places, settled score and deal count per
+    contract (integers, so the sums do not depend on the order tasks finish in)."""
+
+    lo: int
+    hi: int
+    seating: tuple[int, ...]
+    totals: np.ndarray  # (n, 4) int64
+    wins: np.ndarray  # (4,) int64
+    c_sum: np.ndarray  # (n, 4, C) int64
+    c_cnt: np.ndarray  # (n, C) int64
+
+
+def play_seating(task: SeatingTask) -> SeatingResult:
+    from .io import VARIANT_CONTRACT
+
+    n = task.hi - task.lo
+    b = play_games(
+        n,
+        task.seed,
+        np.array(task.seating),
+        list(task.profiles),
+        start=task.lo,
+        fixed_order=task.fixed_order,
+        doubling=task.doubling,
+        threads=task.threads,
+    )
+    rk = ranks(b.totals)
+    contract = VARIANT_CONTRACT[b.variant.astype(np.int64)]  # (n, 11)
+    c_sum = np.zeros((n, 4, len(CONTRACTS)), np.int64)
+    c_cnt = np.zeros((n, len(CONTRACTS)), np.int64)
+    for c in range(len(CONTRACTS)):
+        here = contract == c
+        c_cnt[:, c] = here.sum(axis=1)
+        for p in range(4):
+            c_sum[:, p, c] = (b.final[:, :, p] * here).sum(axis=1)
+    wins = (rk == 1).sum(axis=0).astype(np.int64)
+    return SeatingResult(
+        task.lo, task.hi, task.seating, b.totals.astype(np.int64), wins, c_sum, c_cnt
+    )
+
+
 def run_tournament(
     games: int,
     seed: int,
@@ -59,39 +139,63 @@ def run_tournament(
     fixed_order: bool = False,
     doubling: bool = True,
     threads: int | None = None,
+    executor_spec: ExecutorSpec | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
+    """Play the tournament; in-process by default, or on ``executor`` (any
+    ``concurrent.futures.Executor``) or the executor of ``executor_spec``. The result never
+    depends on where it ran."""
     arr = arrangements(len(profiles))
     sets = -(-games // len(arr))
     k = len(profiles)
-    total_sum = np.zeros((sets, k))
-    seat_games = np.zeros((sets, k))
+    total_sum = np.zeros((sets, k), np.int64)
+    seat_games = np.zeros((sets, k), np.int64)
     wins = np.zeros(k, dtype=np.int64)
     trials = np.zeros(k, dtype=np.int64)
-    c_sum = np.zeros((sets, k, len(CONTRACTS)))
-    c_cnt = np.zeros((sets, k, len(CONTRACTS)))
-    from .io import VARIANT_CONTRACT
+    c_sum = np.zeros((sets, k, len(CONTRACTS)), np.int64)
+    c_cnt = np.zeros((sets, k, len(CONTRACTS)), np.int64)
+    spec = executor_spec or ExecutorSpec()
+    backend: Backend | None = None
+    if executor is not None:
+        backend = wrap_executor(executor)
+    elif not spec.local:
+        backend = open_backend(spec)
 
-    for seating in arr:
-        b = play_games(
-            sets,
-            seed,
-            np.array(seating),
-            profiles,
-            fixed_order=fixed_order,
-            doubling=doubling,
-            threads=threads,
-        )
-        rk = ranks(b.totals)
-        contract = VARIANT_CONTRACT[b.variant.astype(np.int64)]  # (sets, 11)
-        for p, j in enumerate(seating):
-            total_sum[:, j] += b.totals[:, p]
-            seat_games[:, j] += 1
-            wins[j] += int((rk[:, p] == 1).sum())
-            trials[j] += sets
-            for c in range(len(CONTRACTS)):
-                here = contract == c
-                c_sum[:, j, c] += (b.final[:, :, p] * here).sum(axis=1)
-                c_cnt[:, j, c] += here.sum(axis=1)
+    def add(r: SeatingResult) -> None:
+        s = slice(r.lo, r.hi)
+        for p, j in enumerate(r.seating):
+            total_sum[s, j] += r.totals[:, p]
+            seat_games[s, j] += 1
+            wins[j] += int(r.wins[p])
+            trials[j] += r.hi - r.lo
+            c_sum[s, j, :] += r.c_sum[:, p, :]
+            c_cnt[s, j, :] += r.c_cnt
+
+    def task(seating: tuple[int, ...], lo: int, hi: int, threads: int | None) -> SeatingTask:
+        return SeatingTask(seed, seating, tuple(profiles), lo, hi, fixed_order, doubling, threads)
+
+    if backend is None:
+        for seating in arr:
+            add(play_seating(task(seating, 0, sets, threads)))
+    else:
+        # on workers a task uses 1 thread unless told otherwise (no oversubscription)
+        tasks = [
+            task(seating, lo, min(sets, lo + TASK_SETS), threads or 1)
+            for seating in arr
+            for lo in range(0, sets, TASK_SETS)
+        ]
+        finished = False
+        try:
+            for _, r in run_tasks(backend, play_seating, tasks):
+                add(r)
+            finished = True
+        except Exception as exc:
+            if isinstance(exc, ValueError):
+                raise
+            raise TournamentError(task_failure(exc, backend.kind)) from None
+        finally:
+            if backend.own:
+                backend.close(cancel=not finished)
     per_set_total = total_sum / seat_games
     out: dict[str, Any] = {
         "games": sets * len(arr),
