@@ -890,8 +890,14 @@ def advise(hand, seat, available, trump_used, deals, seed, strategies, threads, 
     default=None,
     help="Worker processes. [default: the CPUs available, at most 4]",
 )
+@click.option(
+    "--no-policy",
+    "no_policy",
+    is_flag=True,
+    help="Leave out the fitted contract-choice and doubling policies.",
+)
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
-def report(run_dir, out, formats, workers, quiet):
+def report(run_dir, out, formats, workers, no_policy, quiet):
     """Write the report of a run: figures, CSV tables, report.html and report.md."""
     from .report import ReportError, write_report
     from .report.build import default_workers, parse_formats
@@ -903,6 +909,7 @@ def report(run_dir, out, formats, workers, quiet):
             out,
             fmts,
             workers=default_workers() if workers is None else workers,
+            fitted=not no_policy,
         )
     except (ReportError, ValueError, OSError) as exc:  # NotARun is a ValueError
         raise UserError(str(exc)) from None

@@ -437,3 +437,55 @@ def test_rewrite_replaces_a_previous_report(run_dir, tmp_path):
     assert (out / "report.html").is_file()
     assert not (out / "report.md").exists() and not (out / "stale.txt").exists()
     assert not list(tmp_path.glob(".rep*"))  # no temporary folder left behind
+
+
+# ---------------------------------------------------------------------------------------
+# The fitted policies (bonken_sim.choice, bonken_sim.doubling) through the seam
+
+
+def test_fitted_policies(run_dir, frame):
+    """The report's 'policy' rules are choice.choose on the chooser's hands and
+    doubling.doubles on the contract it chooses: the tables against calling them directly."""
+    from bonken_sim.choice import choose, load_models
+    from bonken_sim.doubling import doubles
+    from bonken_sim.report import tables as T
+    from bonken_sim.report.policies import fitted_rules
+
+    choice_rules, double_rules = fitted_rules(DEALER)
+    stats = aggregate(run_dir, choice_rules, double_rules)
+    models = load_models()
+    c = chooser_scores(frame)
+    rel = c - c.mean()
+    deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    picked = choose(models, deals[f"hand_{CHOOSER}"].to_numpy(np.uint64), seat=2)
+    mine = pd.Series(rel.to_numpy()[np.arange(len(rel)), rel.columns.get_indexer(picked)])
+    rules, freq = T.choice_value(stats)
+    row = rules[(rules["rule"] == "policy") & (rules["versus"] == "")].iloc[0]
+    check_row(row, moments(mine))
+    counts = pd.Series(picked).value_counts()
+    f = freq[freq["rule"] == "policy"].set_index("variant")["count"]
+    assert all(f[v] == counts.get(v, 0) for v in f.index)
+
+    hands = deals[[f"hand_{p}" for p in range(4)]].to_numpy(np.uint64)
+    gains: dict[tuple[str, str, str], list] = {}
+    for variant in np.unique(picked):
+        idx = np.flatnonzero(picked == variant)
+        dbl = doubles(models, hands[idx], variant, DEALER)
+        s = frame[frame["variant"] == variant].set_index("deal").loc[c.index[idx]]
+        for dr in REL_NAMES:
+            for tr in REL_NAMES:
+                if dr != tr:
+                    d, tg = SEATS[dr], SEATS[tr]
+                    on = dbl[:, d, tg]
+                    x = (s[f"score_{d}"] - s[f"score_{tg}"])[on]
+                    gains[variant, dr, tr] = list(x)
+    table = T.doubling(stats, "policy")
+    for r in table.itertuples():
+        x = pd.Series(gains.get((r.variant, r.doubler, r.target), []), dtype=float)
+        assert r.n == len(x)
+        if len(x) > 1:
+            check_row(r._asdict(), moments(x))
+    assert table["n"].sum() > 0
+    summary = T.doubling_summary(stats, "policy").set_index("variant")
+    assert summary.loc["all", "n"] == table["n"].sum()
+    assert close(summary.loc["all", "per_deal"], table["n"].sum() / DEALS)

@@ -36,14 +36,20 @@ def reported(run_dir):
 
 
 def test_report_prints_where_it_is(capsys, run_dir, tmp_path):
-    code, out, err = cli(capsys, "report", run_dir, "--out", tmp_path / "r", "--workers", "1")
+    """Also --format md alone and --no-policy (one report: each costs seconds of drawing)."""
+    out_dir = tmp_path / "r"
+    code, out, err = cli(
+        capsys, "report", run_dir, "--out", out_dir, "--workers", "1", "--format", "md",
+        "--no-policy",
+    )  # fmt: skip
     assert code == 0, err
     assert re.fullmatch(
-        rf"report of 600 deals written in \d+\.\d s: {tmp_path / 'r' / 'report.html'}, "
-        rf"{tmp_path / 'r' / 'report.md'}\n",
-        out,
+        rf"report of 600 deals written in \d+\.\d s: {out_dir / 'report.md'}\n", out
     )
-    assert (tmp_path / "r" / "report.html").is_file()
+    assert (out_dir / "report.md").is_file() and not (out_dir / "report.html").exists()
+    assert len(list((out_dir / "tables").glob("*.csv"))) >= 11
+    assert "\npolicy," not in (out_dir / "tables" / "choice_value.csv").read_text()
+    assert len(list((out_dir / "figures").glob("*.png"))) == 11
 
 
 def test_default_out_and_run_untouched(reported, run_dir):
@@ -58,14 +64,9 @@ def test_default_out_and_run_untouched(reported, run_dir):
     assert bonken_sim.io.verify_run(run_dir) == []
 
 
-def test_format_md_only(capsys, run_dir, tmp_path):
-    code, out, err = cli(
-        capsys, "report", run_dir, "--out", tmp_path / "md", "--format", "md", "--workers", "1"
-    )
-    assert code == 0, err
-    assert (tmp_path / "md" / "report.md").is_file()
-    assert not (tmp_path / "md" / "report.html").exists()
-    assert len(list((tmp_path / "md" / "tables").glob("*.csv"))) >= 11
+def test_policy_on_by_default(reported):
+    assert "\npolicy," in (reported / "tables" / "choice_value.csv").read_text()
+    assert (reported / "figures" / "doubling_policy.svg").is_file()
 
 
 def _damaged(run_dir, tmp_path, **changes):
@@ -161,7 +162,7 @@ def test_page_renders_in_a_browser(reported, tmp_path):
     ).stdout
     shown = re.search(r'data-figures-shown="(\d+)/(\d+)"', dom)
     assert shown, "the page's load script did not run"
-    assert shown.group(1) == shown.group(2) == "11"
+    assert shown.group(1) == shown.group(2) == "12"  # 11 + the fitted policy's doubling
     shot = tmp_path / "report.png"
     subprocess.run(
         [*flags, "--window-size=1200,2400", f"--screenshot={shot}", page],

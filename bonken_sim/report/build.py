@@ -368,9 +368,35 @@ def _sections(
             ["doubling_groups_by_hcp", "doubling_by_hcp"],
         ),
     ]
+    policy_tables: list[tuple[str, pd.DataFrame]] = []
     for name in double_policies:
         key = f"doubling_{name}"
         tabs[key] = T.doubling(stats, name)
+        tabs[f"{key}_summary"] = summary = T.doubling_summary(stats, name)
+        shown = pd.DataFrame(
+            {
+                "contract": summary["variant"],
+                "doubles per deal": [f"{x:.3f}" for x in summary["per_deal"]],
+                "gain per double (points)": [
+                    _fmt_ci(m, lo, hi, 1)
+                    for m, lo, hi in zip(
+                        summary["mean"], summary["ci_low"], summary["ci_high"], strict=True
+                    )
+                ],
+                "doubles that gain": [
+                    "–"
+                    if not np.isfinite(p)
+                    else f"{100 * p:.0f}% ({100 * lo:.0f}–{100 * hi:.0f}%)"
+                    for p, lo, hi in zip(
+                        summary["p_positive"],
+                        summary["p_ci_low"],
+                        summary["p_ci_high"],
+                        strict=True,
+                    )
+                ],
+            }
+        )
+        policy_tables.append((f"The {name}'s doubles, on the contracts it chooses (95% CI)", shown))
         title = f"Doubling by the {name}: realised gain per double made (±95% CI)"
         draw[key] = ("doubling_mean", (tabs[key], title))
         figs3.append(
@@ -378,9 +404,11 @@ def _sections(
                 key,
                 f"Realised gain per double of the {name}",
                 f"Each cell: the mean of s_doubler − s_target over the doubles the {name} "
-                "actually made, with the 95% CI half-width; the CSV also gives doubles per "
-                "deal and P(gain). Empty cells: the policy never doubled there.",
-                [key],
+                "actually made, with the 95% CI half-width. As in a game, it doubles only "
+                "in the contract the choice policy picks on each deal, so contracts that are "
+                "rarely chosen have few doubles and wide intervals; empty cells: no double. "
+                "The CSVs also give doubles per deal and the share of doubles that gained.",
+                [key, f"{key}_summary"],
             )
         )
     sections.append(
@@ -390,10 +418,10 @@ def _sections(
             "(twice if both double each other). These figures show, for every contract and "
             "ordered pair of seats, whether that difference tends to be positive.",
             figs3,
+            tables=policy_tables,
             note=""
             if double_policies
-            else "The fitted doubling policy is not part of this report; game runs (win "
-            "rates, the effect of doubling on them) are not yet supported.",
+            else "The fitted doubling policy is not part of this report.",
         )
     )
     return sections, draw, tabs
@@ -445,6 +473,7 @@ def write_report(
     choice_rules: Mapping[str, ChoiceRule] | None = None,
     double_rules: Mapping[str, DoubleRule] | None = None,
     workers: int = 1,
+    fitted: bool = False,
 ) -> ReportResult:
     """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
 
@@ -452,7 +481,8 @@ def write_report(
     (name → rule) a realised-gain figure each; see ``aggregate.ChoiceRule``/``DoubleRule``.
     ``workers`` > 1: that many processes share the aggregation and the drawing (they are
     spawned, so a script calling this needs the ``if __name__ == "__main__":`` guard);
-    ``default_workers()`` is what the command line uses.
+    ``default_workers()`` is what the command line uses. ``fitted``: add the fitted
+    choice and doubling policies (``bonken_sim.choice``/``doubling``) as rules ``policy``.
     """
     t0 = time.perf_counter()
     root = Path(run)
@@ -461,6 +491,13 @@ def write_report(
     dest = Path(out) if out is not None else root / DEFAULT_DIR
     check_out(root, dest)
     workers = max(1, int(workers))
+    if fitted:
+        from .aggregate import run_layout
+        from .policies import fitted_rules
+
+        fit_choice, fit_double = fitted_rules(run_layout(root, manifest).dealer)
+        choice_rules = {**fit_choice, **(choice_rules or {})}
+        double_rules = {**fit_double, **(double_rules or {})}
     pool: Executor | None = None
     if workers > 1:
         # spawn, not fork: this process may already run pyarrow's threads

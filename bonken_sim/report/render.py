@@ -55,7 +55,7 @@ figure{margin:1rem 0 2rem}figure img{width:100%;height:auto;border:1px solid #ee
 figcaption{font-size:.92rem;color:#333}figcaption p{margin:.35rem 0}
 .files{font-size:.85rem;color:#555}.meta td{text-align:left}
 .guide{background:#f5f8fc;border-left:4px solid #1f77b4;padding:.4rem 1rem;margin:1rem 0}
-nav ol{columns:2}.note{color:#8a5300}
+.note{color:#8a5300}
 """
 
 

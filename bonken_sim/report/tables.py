@@ -354,6 +354,15 @@ def doubling_by_hcp(stats: RunStats, rule: str = "all") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def doubling_summary(stats: RunStats, rule: str) -> pd.DataFrame:
+    """A doubling rule per variant and over all variants (``all``): doubles made per deal,
+    the mean gain per double and the share of doubles that gained."""
+    h = stats.hists.double[rule].sum((0, 1))  # (V, ND)
+    h = np.concatenate([h, h.sum(0, keepdims=True)])
+    cols = _double_rows(h, stats.deals)
+    return pd.DataFrame({"variant": [*stats.variants, "all"], **cols})
+
+
 #: the groups of pairs drawn in the hcp figure: the chooser may only double back (RULES §5.3)
 DOUBLE_GROUPS = {
     "other → chooser": [p for p, (d, t) in enumerate(PAIRS) if t == CHOOSER],

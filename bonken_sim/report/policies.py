@@ -1,0 +1,92 @@
+"""The fitted contract-choice and doubling policies (``bonken_sim.choice``,
+``bonken_sim.doubling``) as report rules.
+
+A rule sees one part's deals (the `_deals` columns as a DataFrame). Both are classes, not
+closures, so they pickle into the report's worker processes; the models load once per
+process.
+
+The doubling policy acts as in a game: on each deal only in the contract the choice policy
+picks (its estimates assume the chooser chose that contract), so its realised gain per double
+is measured on those (deal, contract) pairs, as ``bonken-sim ladder`` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+#: the chooser's relation index in the models (seats relative to the dealer: D+2)
+_CHOOSER_REL = 2
+
+
+class _Models:
+    def __init__(self, dealer: int, models_path: str | None = None) -> None:
+        self.dealer = int(dealer)
+        self.models_path = models_path
+        self._models: Any = None
+
+    @property
+    def models(self) -> Any:
+        if self._models is None:
+            from ..choice import load_models
+
+            self._models = load_models(self.models_path)
+        return self._models
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_models": None}  # each process loads its own
+
+
+class FittedChoice(_Models):
+    """The choice policy: the variant with the best modelled relative value for the
+    chooser's hand (``choice.choose`` without game context: every contract available)."""
+
+    def __call__(self, deals: Any) -> np.ndarray:
+        from ..choice import choose
+
+        chooser = (self.dealer + _CHOOSER_REL) % 4
+        hands = deals[f"hand_{chooser}"].to_numpy(np.uint64)
+        return choose(self.models, hands, seat=_CHOOSER_REL)
+
+
+class FittedDoubling(_Models):
+    """The doubling policy on the contract the choice policy picks (no doubles elsewhere)."""
+
+    def __init__(self, dealer: int, models_path: str | None = None) -> None:
+        super().__init__(dealer, models_path)
+        self._key: tuple[int, int] | None = None
+        self._chosen: np.ndarray = np.empty(0, dtype=object)
+
+    def __getstate__(self) -> dict:
+        return {**super().__getstate__(), "_key": None, "_chosen": None}
+
+    def __call__(self, deals: Any, variant: str) -> np.ndarray:
+        from ..choice import choose
+        from ..doubling import doubles
+        from ..model_features import FeatureCache
+
+        # called once per variant on the same part: choose once, on the first call
+        key = (int(deals["deal"].iloc[0]), len(deals))
+        if key != self._key:
+            chooser = (self.dealer + _CHOOSER_REL) % 4
+            hands = deals[f"hand_{chooser}"].to_numpy(np.uint64)
+            self._chosen = choose(self.models, hands, seat=_CHOOSER_REL)
+            self._key = key
+        out = np.zeros((len(deals), 4, 4), bool)
+        picked = np.flatnonzero(self._chosen == variant)
+        if len(picked):
+            # features of the deals where this variant was chosen only: 4·n hands per part
+            caches = [
+                FeatureCache(deals[f"hand_{p}"].to_numpy(np.uint64)[picked]) for p in range(4)
+            ]
+            out[picked] = doubles(self.models, caches, variant, self.dealer)
+        return out
+
+
+def fitted_rules(dealer: int, models_path: str | None = None) -> tuple[dict, dict]:
+    """(choice rules, doubling rules) for ``write_report``: the fitted policies."""
+    return (
+        {"policy": FittedChoice(dealer, models_path)},
+        {"policy": FittedDoubling(dealer, models_path)},
+    )
