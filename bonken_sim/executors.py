@@ -379,14 +379,14 @@ def run_tasks(
                     tick()
                 for fut in sorted(done, key=lambda f: running[f][0]):
                     seq, task = running.pop(fut)
-                    exc = fut.exception()
-                    if exc is None:
+                    error = fut.exception()
+                    if error is None:
                         yield task, fut.result()
-                    elif isinstance(exc, BrokenProcessPool) and backend.can_restart():
+                    elif isinstance(error, BrokenProcessPool) and backend.can_restart():
                         lost.append((seq, task))
-                        broken = exc
+                        broken = error
                     else:
-                        raise exc
+                        raise error
                 if broken is None:
                     continue
             # every other task of a broken pool fails too: keep what did finish

@@ -831,7 +831,7 @@ def _resume_hint(root: Path) -> str:
 
 def run(
     config: RunConfig | None = None,
-    executor: Executor | None = None,
+    executor: Executor | str | None = None,
     *,
     progress: ProgressFn | None = None,
     on_start: Callable[[RunConfig, int], None] | None = None,
@@ -856,6 +856,8 @@ def run(
     >>> r.rows, r.parts
     (24000, 1)
     """
+    if isinstance(executor, str):  # run(deals=..., executor="process", workers=2)
+        options["executor"], executor = executor, None
     if config is None:
         config = make_config(**options)
     elif options:
