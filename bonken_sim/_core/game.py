@@ -25,6 +25,9 @@ N_NEG = 7  # variant ids 0..6 are the negative contracts, 7..11 troeven C, D, H,
 N_BASE = 18
 N_TRUMP_F = 6
 N_FULL = 1 + N_BASE + N_TRUMP_F  # with the constant first
+# A seat's feature buffer: the N_FULL model features (trump part zero), then the trump part
+# for each of the four suits, computed once per hand rather than once per variant.
+N_BUF = N_FULL + 4 * N_TRUMP_F
 
 CHOICE_RANDOM = 0
 CHOICE_FITTED = 1
@@ -119,16 +122,16 @@ def hand_features(h, out):
 
 
 @jit
-def trump_part(h, t, out):
-    """Fill the trump features of ``out`` for trump suit ``t`` (0-3); zeros for no-trump."""
-    b = 1 + N_BASE
+def trump_part(h, t, out, off=1 + N_BASE):
+    """Write the trump features of hand ``h`` for trump suit ``t`` (0-3; -1: no-trump, all
+    zero) to ``out[off : off + N_TRUMP_F]``."""
     if t < 0:
-        for j in range(b, N_FULL):
-            out[j] = 0.0
+        for j in range(N_TRUMP_F):
+            out[off + j] = 0.0
         return
     ft = _field(h, t)
-    out[b] = np.int64(popcnt(ft))
-    out[b + 1] = np.int64(popcnt(ft & np.uint64(0x1E00)))  # J, Q, K, A
+    out[off] = np.int64(popcnt(ft))
+    out[off + 1] = np.int64(popcnt(ft & np.uint64(0x1E00)))  # J, Q, K, A
     sa = 0
     sk = 0
     sv = 0
@@ -142,29 +145,39 @@ def trump_part(h, t, out):
         sk += _bit(f, 11)
         sv += n == 0
         ss += n == 1
-    out[b + 2] = sa
-    out[b + 3] = sk
-    out[b + 4] = sv
-    out[b + 5] = ss
+    out[off + 2] = sa
+    out[off + 3] = sk
+    out[off + 4] = sv
+    out[off + 5] = ss
 
 
 @jit
-def value_of(fbuf, h, v, rel, coef):
-    """Expected score in variant ``v`` of a seat at relation ``rel`` to the dealer, whose
-    base features are already in ``fbuf`` (the trump part is filled in for ``v``)."""
-    t = v - N_NEG if (v >= N_NEG and v < 11) else -1
-    trump_part(h, t, fbuf)
+def seat_features(h, out):
+    """Fill a seat's buffer (N_BUF): the model features and the trump part of every suit."""
+    hand_features(h, out)
+    for t in range(4):
+        trump_part(h, t, out, N_FULL + N_TRUMP_F * t)
+
+
+@jit
+def value_of(fb, v, rel, coef):
+    """Expected score in variant ``v`` of a seat at relation ``rel`` to the dealer, from its
+    buffer ``fb`` (``seat_features``)."""
     acc = 0.0
-    for j in range(N_FULL):
-        acc += coef[v, rel, j] * fbuf[j]
+    for j in range(1 + N_BASE):
+        acc += coef[v, rel, j] * fb[j]
+    if v >= N_NEG and v < 11:  # a suit trump: its block of trump features
+        off = N_FULL + N_TRUMP_F * (v - N_NEG)
+        for j in range(N_TRUMP_F):
+            acc += coef[v, rel, 1 + N_BASE + j] * fb[off + j]
     return acc
 
 
 @jit
-def relative_values(fbuf, h, rel, coef, mean, relv):
+def relative_values(fb, rel, coef, mean, relv):
     """relv[v] = expected score in v minus the mean score of v at relation ``rel``."""
     for v in range(12):
-        relv[v] = value_of(fbuf, h, v, rel, coef) - mean[v, rel]
+        relv[v] = value_of(fb, v, rel, coef) - mean[v, rel]
 
 
 @jit
@@ -312,7 +325,7 @@ def play_games(
     order = np.empty(4, np.int64)
     no_trace = np.empty(0, np.int64)
     rnd = np.empty(52, np.uint64)
-    fbuf = np.empty((4, N_FULL))
+    fbuf = np.empty((4, N_BUF))
     relv = np.empty(12)
     own_ev = np.zeros(4)
     est = np.empty(4)
@@ -345,7 +358,7 @@ def play_games(
             fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
             for p in range(4):  # features only for the seats whose policy reads them
                 if (doubling_on and pol[p] == DOUBLE_FITTED) or (p == chooser and fitted_choice):
-                    hand_features(dealt[p], fbuf[p])
+                    seat_features(dealt[p], fbuf[p])
             if fixed_order:
                 if k < N_NEG:
                     may_trump = False
@@ -360,7 +373,7 @@ def play_games(
                 may_trump = not had_trump[chooser]
                 must_trump = may_trump and turns_left == 1
             if fitted_choice:
-                relative_values(fbuf[chooser], dealt[chooser], 2, coef, mean, relv)
+                relative_values(fbuf[chooser], 2, coef, mean, relv)
                 v = choose_fitted(relv, mask, trump_free, may_trump, must_trump, turns_left, tau)
             else:
                 cs = mix64(ds ^ _CHOICE_SALT)
@@ -380,7 +393,7 @@ def play_games(
             if doubling_on:
                 for p in range(4):
                     if pol[p] == DOUBLE_FITTED:
-                        own_ev[p] = value_of(fbuf[p], dealt[p], v, (p - dealer) & 3, coef)
+                        own_ev[p] = value_of(fbuf[p], v, (p - dealer) & 3, coef)
                 doubling_pass(
                     v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, est, need, ok
                 )
