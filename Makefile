@@ -27,6 +27,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/bonken-sim replay --quiet results/trace_seed1.jsonl
 	$(BIN)/bonken-sim run --deals $(DEALS) --out results/run-main --force
 	$(BIN)/bonken-sim summary results/run-main
+	$(BIN)/bonken-sim report results/run-main
 
 test: $(VENV)/.installed-test
 	$(BIN)/bonken-sim warmup

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,6 +158,16 @@ class Hists:
             {name: np.zeros((HCP_N, NP, V, ND), np.int64) for name in ("all", *double_rules)},
         )
 
+    def astype(self, dtype: Any) -> Hists:
+        return Hists(
+            self.deals,
+            self.score.astype(dtype),
+            [g.astype(dtype) for g in self.groups],
+            self.trump.astype(dtype),
+            self.nt.astype(dtype),
+            {k: v.astype(dtype) for k, v in self.double.items()},
+        )
+
     def feature(self, name: str) -> np.ndarray:
         """(values, V, R, NS): a seat's score counts by the value of one hand feature."""
         for group, hist in zip(FEATURE_GROUPS, self.groups, strict=True):
@@ -168,14 +178,16 @@ class Hists:
         raise KeyError(name)
 
     def merge(self, o: Hists) -> Hists:
-        return Hists(
-            self.deals + o.deals,
-            self.score + o.score,
-            [a + b for a, b in zip(self.groups, o.groups, strict=True)],
-            self.trump + o.trump,
-            self.nt + o.nt,
-            {k: v + o.double[k] for k, v in self.double.items()},
-        )
+        """Add ``o``'s counts into these (in place: the arrays are tens of MB); self."""
+        self.deals += o.deals
+        self.score += o.score
+        for a, b in zip(self.groups, o.groups, strict=True):
+            a += b
+        self.trump += o.trump
+        self.nt += o.nt
+        for k, v in self.double.items():
+            v += o.double[k]
+        return self
 
 
 @dataclass
@@ -186,6 +198,7 @@ class RunStats:
     variants: tuple[str, ...]  # the run's variants, in VARIANT_NAMES order
     dealer: int
     hists: Hists
+    root: str = ""
     choice: ChoiceStats | None = None
 
     @property
@@ -437,16 +450,23 @@ def pass_one(
     layout: Layout,
     parts: Sequence[Mapping[str, Any]],
     double_rules: Mapping[str, DoubleRule] | None = None,
-) -> Hists:
-    """The pass-1 histograms of ``parts`` (any subset of the run's parts)."""
+    choice_rules: Mapping[str, ChoiceRule] | None = None,
+) -> tuple[Hists, dict[int, dict[str, np.ndarray]]]:
+    """The pass-1 histograms of ``parts`` (any subset of the run's parts), and each choice
+    rule's pick per deal (int8 variant indices, by part index) for pass 2.
+
+    The rules run here, once per part: pass 2 needs the picks, and a rule such as the fitted
+    policy costs more than everything else; the picks are one byte per deal."""
     double_rules = dict(double_rules or {})
+    choice_rules = dict(choice_rules or {})
     seats = layout.seats
     V = len(layout.variants)
     h = Hists.empty(V, list(double_rules))
+    picks: dict[int, dict[str, np.ndarray]] = {}
     suit_v = [_loc(layout, f"troeven_{s}") for s in "CDHS"]
     nt_v = _loc(layout, "troeven_NT")
     cols = None
-    if not double_rules:  # a rule sees the whole deals table; otherwise read only these
+    if not (double_rules or choice_rules):  # rules see the whole deals table
         cols = [f"hand_{s}" for s in seats] + [f"{f}_{s}" for f in _STORED for s in seats]
         cols.append("kh_seat")
     base_vr = (np.arange(V)[:, None, None] * R + np.arange(R)[None, :, None]) * NS
@@ -456,8 +476,12 @@ def pass_one(
         feats = _seat_features(part.deals, seats)
         chooser_hand = part.deals.column(f"hand_{seats[CHOOSER]}").to_numpy()
         masks: dict[str, np.ndarray] = {}
-        if double_rules:
+        if double_rules or choice_rules:
             frame = part.deals.to_pandas()
+            picks[part.index] = {
+                name: _variant_ids(rule(frame), layout.variants, name, part.n).astype(np.int8)
+                for name, rule in choice_rules.items()
+            }
             for name, rule in double_rules.items():
                 masks[name] = np.stack(
                     [_pair_mask(rule(frame, v), seats, part.n) for v in layout.variants]
@@ -481,7 +505,7 @@ def pass_one(
                 _add_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
             _trump_stats(h, sidx, chooser_hand[a:b], feats, a, b, suit_v, nt_v)
     h.double = {k: np.ascontiguousarray(w[:, _SLOTS]) for k, w in wide.items()}
-    return h
+    return h, picks
 
 
 def _loc(layout: Layout, name: str) -> int | None:
@@ -520,42 +544,50 @@ def paired_choice(
     return acc
 
 
-def _variant_ids(picked: Any, variants: Sequence[str], rule: str) -> np.ndarray:
+def _variant_ids(picked: Any, variants: Sequence[str], rule: str, n: int) -> np.ndarray:
     """A rule's chosen variant names → indices into the run's variants."""
+    names = np.asarray(picked)
+    if names.shape != (n,):
+        raise ValueError(f"choice rule {rule!r} returned shape {names.shape}, expected ({n},)")
+    uniq, inverse = np.unique(names.astype(str), return_inverse=True)
     lookup = {v: i for i, v in enumerate(variants)}
-    try:
-        return np.array([lookup[str(p)] for p in np.asarray(picked)], np.intp)
-    except KeyError as exc:
+    missing = [u for u in uniq if u not in lookup]
+    if missing:
         raise ValueError(
-            f"choice rule {rule!r} chose {exc.args[0]!r}, which is not a variant of the run"
-        ) from None
+            f"choice rule {rule!r} chose {missing[0]!r}, which is not a variant of the run"
+        )
+    return np.array([lookup[u] for u in uniq], np.intp)[inverse]
 
 
 def pass_two(
     layout: Layout,
     parts: Sequence[Mapping[str, Any]],
     mu: np.ndarray,
-    rules: Mapping[str, ChoiceRule] | None = None,
+    picks: Mapping[int, Mapping[str, np.ndarray]] | None = None,
+    rules: Sequence[str] = (),
 ) -> ChoiceStats:
-    """The choice comparison over ``parts``, given each variant's mean chooser score."""
-    rules = dict(rules or {})
+    """The choice comparison over ``parts``, given each variant's mean chooser score and the
+    choice rules' picks from pass 1 (by part index, then rule name)."""
     acc = ChoiceStats.empty(("hindsight", *rules, "random"), len(layout.variants))
     seats = layout.seats
-    for part in iter_parts(layout, parts, [seats[CHOOSER]], None if rules else []):
+    for part in iter_parts(layout, parts, [seats[CHOOSER]], []):
         rel = part.scores[:, 0, :].astype(np.float64) - mu[:, None]
         chosen: dict[str, np.ndarray] = {"hindsight": rel.argmax(0)}
-        if rules:
-            frame = part.deals.to_pandas()
-            for name, rule in rules.items():
-                chosen[name] = _variant_ids(rule(frame), layout.variants, name)
-                if len(chosen[name]) != part.n:
-                    raise ValueError(f"choice rule {name!r} returned {len(chosen[name])} choices")
+        for name in rules:
+            chosen[name] = (picks or {})[part.index][name].astype(np.intp)
         paired_choice(rel, chosen, acc)
     return acc
 
 
 # ---------------------------------------------------------------------------------------
 # Both passes
+
+
+def _pass_one_compact(*args: Any) -> tuple[Hists, dict[int, dict[str, np.ndarray]]]:
+    """:func:`pass_one` in a worker: the counts go back as int32 (a bin holds at most one
+    part's deals, < 2^31), half the bytes to pickle."""
+    h, picks = pass_one(*args)
+    return h.astype(np.int32), picks
 
 
 def _split(parts: Sequence[Any], k: int) -> list[list[Any]]:
@@ -574,15 +606,16 @@ def _picklable(*objs: Any) -> bool:
     return True
 
 
-def aggregate(
+def first_pass(
     path: str | os.PathLike,
     choice_rules: Mapping[str, ChoiceRule] | None = None,
     double_rules: Mapping[str, DoubleRule] | None = None,
     manifest: dict | None = None,
     executor: Executor | None = None,
     workers: int = 1,
-) -> RunStats:
-    """Both passes over a complete run: every statistic of the report.
+) -> tuple[RunStats, dict[int, dict[str, np.ndarray]]]:
+    """Pass 1 over a complete run: every statistic but the choice comparison, and the choice
+    rules' picks that :func:`second_pass` needs.
 
     With ``executor`` (and ``workers`` > 1) the parts are split into ``workers`` groups
     aggregated in parallel; the histograms are the same bit for bit."""
@@ -592,29 +625,86 @@ def aggregate(
     parts = sorted(manifest["parts"], key=lambda p: p["index"])
     parallel = executor is not None and workers > 1 and len(parts) > 1
     parallel = parallel and _picklable(choice_rules, double_rules)
+    hists = Hists.empty(len(layout.variants), list(double_rules or {}))
+    picks: dict[int, dict[str, np.ndarray]] = {}
+
+    def absorb(result: tuple[Hists, dict[int, dict[str, np.ndarray]]]) -> None:
+        hists.merge(result[0])
+        picks.update(result[1])
+
+    if not parallel:
+        absorb(pass_one(layout, parts, double_rules, choice_rules))
+    else:
+        assert executor is not None
+        # one task per part, taken by the workers from the front; this process takes parts
+        # from the back while they start up and work, until it meets a started one. Results
+        # are merged as they arrive and dropped: memory stays a few parts, not the run.
+        pending = {
+            p["index"]: executor.submit(_pass_one_compact, layout, [p], double_rules, choice_rules)
+            for p in parts
+        }
+
+        def absorb_done(block: bool) -> None:
+            done = [i for i, f in pending.items() if f.done()]
+            if block and not done:
+                finished = wait(list(pending.values()), return_when=FIRST_COMPLETED).done
+                done = [i for i, f in pending.items() if f in finished]
+            for i in done:
+                absorb(pending.pop(i).result())
+
+        for part in reversed(parts):
+            if not pending[part["index"]].cancel():
+                break
+            del pending[part["index"]]
+            absorb(pass_one(layout, [part], double_rules, choice_rules))
+            absorb_done(block=False)
+        while pending:
+            absorb_done(block=True)
+    return RunStats(manifest, layout.variants, layout.dealer, hists, str(root)), picks
+
+
+def second_pass(
+    stats: RunStats,
+    picks: Mapping[int, Mapping[str, np.ndarray]],
+    rules: Sequence[str] = (),
+    executor: Executor | None = None,
+    workers: int = 1,
+) -> RunStats:
+    """Pass 2: the choice comparison (hindsight, the ``rules`` picked in pass 1, random),
+    which needs each variant's mean chooser score over the whole run. Sets ``stats.choice``
+    (None with fewer than two variants)."""
+    if len(stats.variants) < 2:
+        return stats
+    layout = Layout(stats.root, stats.variants, stats.dealer)
+    parts = sorted(stats.manifest["parts"], key=lambda p: p["index"])
+    mu = chooser_means(stats.hists)
+    parallel = executor is not None and workers > 1 and len(parts) > 1
     groups = _split(parts, workers if parallel else 1)
+
+    def sub(g: list) -> dict:
+        return {p["index"]: picks[p["index"]] for p in g} if rules else {}
 
     if parallel:
         assert executor is not None
-        futures = [executor.submit(pass_one, layout, g, double_rules) for g in groups]
-        hs = [f.result() for f in futures]
+        futures = [executor.submit(pass_two, layout, g, mu, sub(g), rules) for g in groups]
+        cs = [f.result() for f in futures]
     else:
-        hs = [pass_one(layout, g, double_rules) for g in groups]
-    hists = hs[0]
-    for other in hs[1:]:
-        hists = hists.merge(other)
-    stats = RunStats(manifest, layout.variants, layout.dealer, hists)
-    if len(layout.variants) < 2:
-        return stats
-    mu = chooser_means(hists)
-    if parallel:
-        assert executor is not None
-        futures2 = [executor.submit(pass_two, layout, g, mu, choice_rules) for g in groups]
-        cs = [f.result() for f in futures2]
-    else:
-        cs = [pass_two(layout, g, mu, choice_rules) for g in groups]
+        cs = [pass_two(layout, g, mu, sub(g), rules) for g in groups]
     choice = cs[0]
     for c in cs[1:]:
         choice = choice.merge(c)
     stats.choice = choice
     return stats
+
+
+def aggregate(
+    path: str | os.PathLike,
+    choice_rules: Mapping[str, ChoiceRule] | None = None,
+    double_rules: Mapping[str, DoubleRule] | None = None,
+    manifest: dict | None = None,
+    executor: Executor | None = None,
+    workers: int = 1,
+) -> RunStats:
+    """Both passes over a complete run: every statistic of the report."""
+    stats, picks = first_pass(path, choice_rules, double_rules, manifest, executor, workers)
+    return second_pass(stats, picks, list(choice_rules or {}), executor, workers)

@@ -27,7 +27,7 @@ from .. import __version__
 from ..io import DEALS_DIR
 from . import figures as F
 from . import tables as T
-from .aggregate import ChoiceRule, DoubleRule, RunStats, aggregate, open_run
+from .aggregate import ChoiceRule, DoubleRule, RunStats, first_pass, open_run, second_pass
 from .render import FigureItem, Section, html_page, markdown_page
 
 REPORT_FORMAT = "bonken-sim-report"
@@ -457,6 +457,17 @@ def render_figure(spec: FigureSpec, base: str) -> bytes:
     return png
 
 
+def _pool_context():
+    """Workers forked from a forkserver that has the heavy modules imported (``_preload``);
+    spawned where there is no forkserver. Never plain fork: this process may already run
+    pyarrow's threads."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["bonken_sim.report._preload"])
+        return ctx
+    return multiprocessing.get_context("spawn")  # pragma: no cover - not on Linux
+
+
 def default_workers() -> int:
     """Worker processes: one per CPU available, at most 4 (each holds one part in memory)."""
     try:
@@ -500,8 +511,7 @@ def write_report(
         double_rules = {**fit_double, **(double_rules or {})}
     pool: Executor | None = None
     if workers > 1:
-        # spawn, not fork: this process may already run pyarrow's threads
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(workers, mp_context=_pool_context())
     try:
         return _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0)
     finally:
@@ -518,25 +528,40 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
     except OSError as exc:
         raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
     try:
-        stats = aggregate(
+        stats, picks = first_pass(
             root, choice_rules, double_rules, manifest=manifest, executor=pool, workers=workers
         )
-        t_agg = time.perf_counter() - t0
-        sections, draw, tabs = _sections(stats, list(double_rules or {}))
         (tmp / "figures").mkdir()
         (tmp / "tables").mkdir()
-        items = {item.name: item for s in sections for item in s.figures}
-        order = sorted(items, key=lambda n: _DRAW_ORDER.index(n) if n in _DRAW_ORDER else 99)
-        bases = {name: str(tmp / "figures" / name) for name in order}
+        dbl = list(double_rules or {})
+
+        def base(name: str) -> str:
+            return str(tmp / "figures" / name)
+
+        def by_cost(names) -> list[str]:
+            return sorted(names, key=lambda n: _DRAW_ORDER.index(n) if n in _DRAW_ORDER else 99)
+
         futures = {}
         if pool is not None:
-            futures = {n: pool.submit(render_figure, draw[n], bases[n]) for n in order}
+            # every figure but the choice comparison is drawn while this process runs the
+            # second pass (it reads one score column: cheaper than keeping workers busy)
+            _, early, _ = _sections(stats, dbl)
+            futures = {n: pool.submit(render_figure, early[n], base(n)) for n in by_cost(early)}
+        second_pass(stats, picks, list(choice_rules or {}))
+        t_agg = time.perf_counter() - t0
+        sections, draw, tabs = _sections(stats, dbl)
+        items = {item.name: item for s in sections for item in s.figures}
+        order = by_cost(items)
+        if pool is not None:
+            for n in order:
+                if n not in futures:
+                    futures[n] = pool.submit(render_figure, draw[n], base(n))
         files: list[str] = []
         for name, frame in tabs.items():
             frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
             files.append(f"tables/{name}.csv")
         for name in order:
-            png = futures[name].result() if futures else render_figure(draw[name], bases[name])
+            png = futures[name].result() if futures else render_figure(draw[name], base(name))
             items[name].png = png
             files += [f"figures/{name}.png", f"figures/{name}.svg"]
         seed = manifest["config"].get("seed")

@@ -12,6 +12,7 @@ is measured on those (deal, contract) pairs, as ``bonken-sim ladder`` does.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import numpy as np
@@ -38,43 +39,40 @@ class _Models:
         return {**self.__dict__, "_models": None}  # each process loads its own
 
 
+# The last choice made in this process: the choice rule and the doubling rule both need it on
+# the same part, and choose() costs more than the rest of the report's pass over a part.
+_last_choice: tuple[tuple, np.ndarray] | None = None
+
+
+def _choose(policy: _Models, deals: Any) -> np.ndarray:
+    from ..choice import choose
+
+    global _last_choice
+    chooser = (policy.dealer + _CHOOSER_REL) % 4
+    hands = np.ascontiguousarray(deals[f"hand_{chooser}"].to_numpy(np.uint64))
+    key = (policy.models_path, policy.dealer, hashlib.blake2b(hands.tobytes()).digest())
+    if _last_choice is None or _last_choice[0] != key:
+        _last_choice = (key, choose(policy.models, hands, seat=_CHOOSER_REL))
+    return _last_choice[1]
+
+
 class FittedChoice(_Models):
     """The choice policy: the variant with the best modelled relative value for the
     chooser's hand (``choice.choose`` without game context: every contract available)."""
 
     def __call__(self, deals: Any) -> np.ndarray:
-        from ..choice import choose
-
-        chooser = (self.dealer + _CHOOSER_REL) % 4
-        hands = deals[f"hand_{chooser}"].to_numpy(np.uint64)
-        return choose(self.models, hands, seat=_CHOOSER_REL)
+        return _choose(self, deals)
 
 
 class FittedDoubling(_Models):
     """The doubling policy on the contract the choice policy picks (no doubles elsewhere)."""
 
-    def __init__(self, dealer: int, models_path: str | None = None) -> None:
-        super().__init__(dealer, models_path)
-        self._key: tuple[int, int] | None = None
-        self._chosen: np.ndarray = np.empty(0, dtype=object)
-
-    def __getstate__(self) -> dict:
-        return {**super().__getstate__(), "_key": None, "_chosen": None}
-
     def __call__(self, deals: Any, variant: str) -> np.ndarray:
-        from ..choice import choose
         from ..doubling import doubles
         from ..model_features import FeatureCache
 
-        # called once per variant on the same part: choose once, on the first call
-        key = (int(deals["deal"].iloc[0]), len(deals))
-        if key != self._key:
-            chooser = (self.dealer + _CHOOSER_REL) % 4
-            hands = deals[f"hand_{chooser}"].to_numpy(np.uint64)
-            self._chosen = choose(self.models, hands, seat=_CHOOSER_REL)
-            self._key = key
         out = np.zeros((len(deals), 4, 4), bool)
-        picked = np.flatnonzero(self._chosen == variant)
+        picked = np.flatnonzero(_choose(self, deals) == variant)
         if len(picked):
             # features of the deals where this variant was chosen only: 4·n hands per part
             caches = [
