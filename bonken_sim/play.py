@@ -15,6 +15,7 @@ from ._core import kernels as K
 from ._core.playout import PASS
 from ._core.rng import seed_key
 from ._core.ruleset import standard_table
+from .house_rules import STANDARD, RulesError, Ruleset, as_ruleset
 from .rules import (
     Contract,
     Strategy,
@@ -108,6 +109,7 @@ class Playout:
     scores: list[int]
     tricks: list[int]
     out_order: list[int] = field(default_factory=list)  # Domino: seats in the order out
+    ruleset: Ruleset = STANDARD
 
     def record(self) -> dict:
         """The trace record (the exact ``bonken-sim trace`` JSON object)."""
@@ -119,6 +121,7 @@ class Playout:
             "hands": [[card_str(c) for c in mask_cards(h)] for h in self.hands],
             "plays": [card_str(c) if c is not None else "pass" for c in self.plays],
             "scores": list(self.scores),
+            "ruleset": self.ruleset.to_dict(),
         }
 
 
@@ -168,8 +171,10 @@ def play(
     strategies: str | Sequence[str | int | Strategy] = "basic",
     dealer: int = 0,
     trump: str | None = None,
+    ruleset: Ruleset | str | dict | None = None,
 ) -> Playout:
-    """Play deal ``deal`` of ``seed`` in one contract variant.
+    """Play deal ``deal`` of ``seed`` in one contract variant under ``ruleset`` (a Ruleset,
+    a preset name or a ruleset record; default: RULES.md).
 
     >>> p = play(seed=1, deal=0, variant="troeven_H", strategies="basic")
     >>> sum(p.scores), sum(p.tricks)
@@ -179,6 +184,7 @@ def play(
         variant = make_variant(variant, trump) if trump is not None else parse_variant(variant)
     seed, deal, dealer = check_seed(seed), check_deal(deal), check_dealer(dealer)
     strats = parse_strategies(strategies)
+    rules = as_ruleset(ruleset)
     hands = np.zeros(4, np.uint64)
     scores = np.zeros(4, np.int64)
     tricks = np.zeros(4, np.int64)
@@ -190,7 +196,7 @@ def play(
         dealer,
         variant.id,
         strategy_array(strats),
-        _TABLE,
+        rules.table,
         hands,
         scores,
         tricks,
@@ -215,6 +221,7 @@ def play(
         scores=[int(x) for x in scores],
         tricks=[int(x) for x in tricks],
         out_order=out_order,
+        ruleset=rules,
     )
 
 
@@ -236,12 +243,25 @@ def _record_variant(record: dict) -> Variant:
         raise IllegalPlay(str(exc)) from None
 
 
+def record_ruleset(record: dict) -> Ruleset:
+    """The ruleset a trace record was played under (RULES.md when it names none)."""
+    data = record.get("ruleset")
+    if data is None:
+        return STANDARD
+    try:
+        return Ruleset.from_dict(data, where="record ruleset")
+    except RulesError as exc:
+        raise IllegalPlay(str(exc)) from None
+
+
 def replay(record: dict) -> list[int]:
-    """Replay a trace record card by card under the rules; return the raw scores.
+    """Replay a trace record card by card under the rules it records (its ``"ruleset"``,
+    else RULES.md); return the raw scores.
 
     Raises IllegalPlay naming the first broken rule.
     """
     variant = _record_variant(record)
+    table = record_ruleset(record).table
     dealer = record.get("dealer")
     if dealer not in (0, 1, 2, 3):
         raise IllegalPlay(f"dealer must be a seat 0-3, got {dealer!r}")
@@ -263,13 +283,13 @@ def replay(record: dict) -> list[int]:
     plays_arr = np.array(plays, dtype=np.int64)
     scores = np.zeros(4, np.int64)
     tricks = np.zeros(4, np.int64)
-    verdict, index = K.replay(_TABLE[variant.id], hands, dealer, plays_arr, scores, tricks)
+    verdict, index = K.replay(table[variant.id], hands, dealer, plays_arr, scores, tricks)
     if verdict != K.OK:
         where = _describe_step(variant, index)
         what = _VERDICTS[verdict]
         if verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
             seat, legal = K.legal_now(
-                _TABLE[variant.id], np.array(masks, dtype=np.uint64), dealer, plays_arr[:index]
+                table[variant.id], np.array(masks, dtype=np.uint64), dealer, plays_arr[:index]
             )
             legal_txt = sorted(card_str(c) for c in mask_cards(int(legal)))
             card = raw_plays[index]

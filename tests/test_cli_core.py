@@ -139,7 +139,9 @@ def test_trace_writes_every_record_and_replays(tmp_path, capsys):
     recs = [json.loads(x) for x in lines]
     assert [r["dealer"] for r in recs[::12]] == [d % 4 for d in range(20)]
     for r in recs:
-        assert list(r) == ["deal", "dealer", "contract", "trump", "hands", "plays", "scores"]
+        keys = ["deal", "dealer", "contract", "trump", "hands", "plays", "scores", "ruleset"]
+        assert list(r) == keys
+        assert r["ruleset"]["name"] == "standard"
         n_cards = sum(1 for p in r["plays"] if p != "pass")
         assert n_cards == 52
     code, out_txt, _ = run(capsys, "replay", str(out))

@@ -3,9 +3,17 @@
 import numpy as np
 
 from ._jit import jit
-from .cards import U0, U1, lowest
+from .cards import HEARTS, U0, U1, lowest
 from .deal import deal_into
-from .playout import PASS, beats, domino_after, domino_opening, play_variant, trick_legal
+from .playout import (
+    PASS,
+    beats,
+    domino_after,
+    domino_opening,
+    lead_ban,
+    play_variant,
+    trick_legal,
+)
 from .rng import deal_state, play_state
 from .ruleset import (
     F_BAN_HEART_LEAD,
@@ -17,6 +25,7 @@ from .ruleset import (
     F_PEN_MASK,
     F_TRICK_PTS,
     F_TRUMP,
+    F_TRUMP_PLAY,
     KIND_DOMINO,
 )
 
@@ -146,7 +155,9 @@ def replay(row, hands, dealer, plays, scores, tricks):
             turn = (turn + 1) & 3
         return (OK, i) if i == n else (TOO_MANY, i)
     trump = row[F_TRUMP]
-    ban = row[F_BAN_HEART_LEAD] != 0
+    hmode = row[F_BAN_HEART_LEAD]
+    tmode = row[F_TRUMP_PLAY]
+    broken = False
     pen = np.uint64(row[F_PEN_MASK])
     leader = (dealer + 1) & 3
     i = 0
@@ -159,6 +170,7 @@ def replay(row, hands, dealer, plays, scores, tricks):
         wcard = -1
         wseat = leader
         trick = U0
+        ban = lead_ban(hmode, broken)
         for pos in range(4):
             p = (leader + pos) & 3
             if i >= n:
@@ -169,7 +181,7 @@ def replay(row, hands, dealer, plays, scores, tricks):
                 return BAD_PASS, i
             if c < 0 or c >= 52 or (H >> np.uint64(c)) & U1 == U0:
                 return NOT_IN_HAND, i
-            L = trick_legal(H, pos, led, ban)
+            L = trick_legal(H, pos, led, ban, trump, tmode, wcard)
             if (L >> np.uint64(c)) & U1 == U0:
                 return NOT_LEGAL, i
             cb = U1 << np.uint64(c)
@@ -184,6 +196,7 @@ def replay(row, hands, dealer, plays, scores, tricks):
             i += 1
         tricks[wseat] += 1
         scores[wseat] += row[F_TRICK_PTS]
+        broken |= (trick & HEARTS) != U0
         taken = trick & pen
         while taken != U0:
             scores[wseat] += row[F_CARD_PTS + lowest(taken)]
@@ -213,7 +226,9 @@ def legal_now(row, hands, dealer, plays):
             turn = (turn + 1) & 3
         return turn, hands[turn] & playable
     trump = row[F_TRUMP]
-    ban = row[F_BAN_HEART_LEAD] != 0
+    hmode = row[F_BAN_HEART_LEAD]
+    tmode = row[F_TRUMP_PLAY]
+    broken = False
     leader = (dealer + 1) & 3
     led = -1
     wcard = -1
@@ -224,6 +239,7 @@ def legal_now(row, hands, dealer, plays):
         p = (leader + pos) & 3
         c = plays[i]
         hands[p] &= ~(U1 << np.uint64(c))
+        broken |= c // 13 == 2  # the ban matters only at a lead, after whole tricks
         if pos == 0:
             led = c // 13
             wcard = c
@@ -235,4 +251,5 @@ def legal_now(row, hands, dealer, plays):
             leader = wseat
     pos = k % 4
     p = (leader + pos) & 3
-    return p, trick_legal(hands[p], pos, led if pos > 0 else -1, ban)
+    ban = lead_ban(hmode, broken)
+    return p, trick_legal(hands[p], pos, led if pos > 0 else -1, ban, trump, tmode, wcard)

@@ -7,7 +7,7 @@ measured as fast as a compiled copy per contract and compiles far quicker.
 import numpy as np
 
 from ._jit import jit
-from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
+from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, above, kth_lowest, lowest, npop
 from .rng import fill_draws, scale_draw
 from .ruleset import (
     F_BAN_HEART_LEAD,
@@ -25,6 +25,9 @@ from .ruleset import (
     F_TOP_MASK,
     F_TRICK_PTS,
     F_TRUMP,
+    F_TRUMP_PLAY,
+    HEART_LEAD_BANNED,
+    HEART_LEAD_BROKEN,
     KIND_DOMINO,
     KIND_TROEVEN,
     LAATSTE_SLAG,
@@ -46,13 +49,43 @@ PASS = 52  # the trace code of a Domino pass
 
 
 @jit
-def trick_legal(H, pos, led, ban_hearts):
+def trick_legal(H, pos, led, ban_hearts, trump, tmode, wcard):
+    """The legal cards of hand ``H`` at place ``pos`` of a trick led in ``led`` whose current
+    winner is ``wcard``. ``ban_hearts``: a heart may not be led now while holding another
+    suit; ``tmode``: the trump-play mode (0 = ruffing optional, 1 = must trump, 2 = must
+    over-trump; only on suit-trump rows, so ``tmode > 0`` implies ``trump >= 0``)."""
     if pos == 0:
         if ban_hearts and (H & ~HEARTS) != U0:
             return H & ~HEARTS
         return H
     ls = H & SUIT_MASKS[led]
-    return ls if ls != U0 else H
+    if tmode == 0:
+        return ls if ls != U0 else H
+    return trump_legal(H, ls, led, trump, tmode, wcard)
+
+
+@jit
+def trump_legal(H, ls, led, trump, tmode, wcard):
+    """trick_legal's follow and void cases under "must trump" (1) or "must over-trump" (2)."""
+    if ls != U0:
+        if tmode == 2 and led == trump:
+            over = ls & above(wcard)  # a trump lead: the winner is the highest trump
+            return over if over != U0 else ls
+        return ls
+    myt = H & SUIT_MASKS[trump]
+    if myt == U0:
+        return H
+    if tmode == 2:
+        over = myt & above(wcard) if wcard // 13 == trump else myt
+        if over != U0:
+            return over
+    return myt
+
+
+@jit
+def lead_ban(hmode, broken):
+    """Is a heart lead banned (while holding another suit) at this trick's lead?"""
+    return hmode == HEART_LEAD_BANNED or (hmode == HEART_LEAD_BROKEN and not broken)
 
 
 @jit
@@ -85,7 +118,9 @@ def _make_trick_loop(family):
         counting on every card).
         """
         trump = row[F_TRUMP]
-        ban = row[F_BAN_HEART_LEAD] != 0
+        hmode = row[F_BAN_HEART_LEAD]
+        tmode = row[F_TRUMP_PLAY]
+        broken = False  # a heart has been played to an earlier trick
         pen = np.uint64(row[F_PEN_MASK])
         top = np.uint64(row[F_TOP_MASK])
         a_mask = np.uint64(row[F_PTS_A_MASK])
@@ -106,10 +141,11 @@ def _make_trick_loop(family):
             wcard = -1
             wseat = leader
             trick = U0
+            ban = lead_ban(hmode, broken)
             for pos in range(4):
                 p = (leader + pos) & 3
                 H = hands[p]
-                L = trick_legal(H, pos, led, ban)
+                L = trick_legal(H, pos, led, ban, trump, tmode, wcard)
                 if family == FAMILY_RANDOM or strat[p] == STRAT_RANDOM:
                     c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
                     nr += 1
@@ -136,7 +172,8 @@ def _make_trick_loop(family):
                         if L & SUIT_MASKS[led]:
                             c = troeven_follow(L, out, trump, voids, pos, led, wcard, later)
                         else:
-                            c = troeven_void(H, out, trump, voids, pos, led, wcard, later)
+                            # L is H unless a trump-play rule restricts it.
+                            c = troeven_void(L, out, trump, voids, pos, led, wcard, later)
                 cb = U1 << np.uint64(c)
                 hands[p] = H & ~cb
                 trick |= cb
@@ -156,6 +193,7 @@ def _make_trick_loop(family):
                     wseat = p if b else wseat
             tricks[wseat] += 1
             scores[wseat] += row[F_TRICK_PTS]
+            broken |= (trick & HEARTS) != U0
             taken = trick & pen
             while taken != U0:
                 scores[wseat] += row[F_CARD_PTS + lowest(taken)]

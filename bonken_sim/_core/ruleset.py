@@ -21,8 +21,8 @@ F_KIND = 1
 F_TRUMP = 2  # trump suit 0..3, or -1 (none / no-trump)
 F_TRICK_PTS = 3  # points per trick taken
 F_LAST_PTS = 4  # points for winning the last trick
-F_BAN_HEART_LEAD = 5  # 1: hearts may not be led while holding other suits
-F_DOMINO_OPEN = 6  # rank index that opens a Domino row (6 = the 8)
+F_BAN_HEART_LEAD = 5  # heart-lead mode: HEART_LEAD_FREE, _BANNED or _BROKEN (below)
+F_DOMINO_OPEN = 6  # rank index that opens a Domino row (6 = the 8, 5 = the 7)
 F_DOMINO_LAST_PTS = 7  # points for laying the last card
 F_PEN_MASK = 8  # cards that carry points (as int64 bits)
 F_TOP_MASK = 9  # the contract's top penalty cards (discarded first)
@@ -34,7 +34,32 @@ F_PTS_A = 12
 F_PTS_B_MASK = 13
 F_PTS_B = 14
 F_CARD_PTS = 15  # 52 columns: points per card taken
-N_FIELDS = F_CARD_PTS + 52
+F_TRUMP_PLAY = F_CARD_PTS + 52  # trump-play mode: TRUMP_OPTIONAL, _MUST or _OVER (below)
+N_FIELDS = F_TRUMP_PLAY + 1
+
+# Heart-lead modes (F_BAN_HEART_LEAD): a heart may be led always; only when the hand holds
+# nothing else (RULES.md §2.3); or, in addition, once a heart has been played to an earlier
+# trick ("broken").
+HEART_LEAD_FREE, HEART_LEAD_BANNED, HEART_LEAD_BROKEN = 0, 1, 2
+# Trump-play modes (F_TRUMP_PLAY, suit-trump rows only): ruffing optional (RULES.md §2.2);
+# a seat void in the led suit must play a trump if it holds one; and, in addition, a trump
+# played (ruffing, or following a trump lead) must beat the trick's highest trump if it can.
+TRUMP_OPTIONAL, TRUMP_MUST, TRUMP_OVER = 0, 1, 2
+
+# The point values a ruleset can set, with RULES.md's values. Every contract's scoring is
+# one of these values times a count: per trick, per card of a kind, for the last trick or
+# for laying Domino's last card.
+STANDARD_POINTS = {
+    "bukken.trick": -5,
+    "hartenjagen.heart": -5,
+    "herenboeren.king": -20,
+    "herenboeren.jack": -10,
+    "vrouwen.queen": -30,
+    "hartenheer.king_of_hearts": -50,
+    "laatste_slag.last_trick": -50,
+    "domino.last_card": -50,
+    "troeven.trick": 10,
+}
 
 SUIT_BITS = 0x1FFF
 
@@ -45,9 +70,28 @@ def _rank_mask(*ranks: int) -> int:
 
 def standard_table() -> np.ndarray:
     """The reference ruleset (RULES.md) as a (12, N_FIELDS) int64 table."""
+    return build_table()
+
+
+def build_table(
+    points: dict[str, int] | None = None,
+    heart_lead: int = HEART_LEAD_BANNED,
+    trump_play: int = TRUMP_OPTIONAL,
+    domino_open: int = 6,
+) -> np.ndarray:
+    """A ruleset as a (12, N_FIELDS) int64 table; the defaults are RULES.md.
+
+    ``points`` overrides values of STANDARD_POINTS (keys as there); ``domino_open`` is the
+    rank index (6 = the 8, 5 = the 7). Values are checked by bonken_sim.house_rules.
+    """
+    pts = dict(STANDARD_POINTS)
+    for key, value in (points or {}).items():
+        if key not in pts:
+            raise ValueError(f"unknown point value {key!r}")
+        pts[key] = int(value)
     t = np.zeros((N_VARIANTS, N_FIELDS), dtype=np.int64)
     t[:, F_TRUMP] = -1
-    t[:, F_DOMINO_OPEN] = 6
+    t[:, F_DOMINO_OPEN] = domino_open
     for v in range(N_VARIANTS):
         t[v, F_CONTRACT] = min(v, 7)
         t[v, F_KIND] = KIND_NEGATIVE if v < DOMINO else KIND_DOMINO if v == DOMINO else KIND_TROEVEN
@@ -57,24 +101,25 @@ def standard_table() -> np.ndarray:
             if mask >> c & 1:
                 t[v, F_CARD_PTS + c] = pts
 
-    t[BUKKEN, F_TRICK_PTS] = -5
+    t[BUKKEN, F_TRICK_PTS] = pts["bukken.trick"]
     hearts = SUIT_BITS << 26
-    card_points(HARTENJAGEN, hearts, -5)
-    t[HARTENJAGEN, F_BAN_HEART_LEAD] = 1
-    card_points(HERENBOEREN, _rank_mask(11), -20)
-    card_points(HERENBOEREN, _rank_mask(9), -10)
+    card_points(HARTENJAGEN, hearts, pts["hartenjagen.heart"])
+    t[HARTENJAGEN, F_BAN_HEART_LEAD] = heart_lead
+    card_points(HERENBOEREN, _rank_mask(11), pts["herenboeren.king"])
+    card_points(HERENBOEREN, _rank_mask(9), pts["herenboeren.jack"])
     t[HERENBOEREN, F_TOP_MASK] = _rank_mask(11)
-    card_points(VROUWEN, _rank_mask(10), -30)
+    card_points(VROUWEN, _rank_mask(10), pts["vrouwen.queen"])
     t[VROUWEN, F_TOP_MASK] = _rank_mask(10)
     king_of_hearts = 1 << (26 + 11)
-    card_points(HARTENHEER, king_of_hearts, -50)
+    card_points(HARTENHEER, king_of_hearts, pts["hartenheer.king_of_hearts"])
     t[HARTENHEER, F_TOP_MASK] = king_of_hearts
-    t[HARTENHEER, F_BAN_HEART_LEAD] = 1
-    t[LAATSTE_SLAG, F_LAST_PTS] = -50
-    t[DOMINO, F_DOMINO_LAST_PTS] = -50
+    t[HARTENHEER, F_BAN_HEART_LEAD] = heart_lead
+    t[LAATSTE_SLAG, F_LAST_PTS] = pts["laatste_slag.last_trick"]
+    t[DOMINO, F_DOMINO_LAST_PTS] = pts["domino.last_card"]
     for v in range(TROEVEN_C, N_VARIANTS):
-        t[v, F_TRICK_PTS] = 10
+        t[v, F_TRICK_PTS] = pts["troeven.trick"]
         t[v, F_TRUMP] = v - TROEVEN_C if v != TROEVEN_NT else -1
+        t[v, F_TRUMP_PLAY] = trump_play if v != TROEVEN_NT else TRUMP_OPTIONAL
     for v in range(N_VARIANTS):
         pen = 0
         for c in range(52):

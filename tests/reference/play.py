@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .rng import deal_hands, play_stream
-from .rules import VARIANTS, DominoDeal, TrickDeal, trump_suit_of
+from .rules import STANDARD, VARIANTS, DominoDeal, Rules, TrickDeal, trump_suit_of
 from .strategies import (
     BASIC,
     RANDOM,
@@ -20,6 +20,7 @@ def play_deal(
     variant_id: int,
     strategies: tuple[int, int, int, int] = (BASIC, BASIC, BASIC, BASIC),
     dealer: int = 0,
+    rules: Rules = STANDARD,
 ) -> dict:
     """Deal ``deal`` of run ``seed`` and play it out in contract variant ``variant_id``.
 
@@ -27,7 +28,7 @@ def play_deal(
     ``hands`` (4 sorted lists of card ints, as dealt), ``plays`` (card ints, "pass" for a
     Domino pass), ``seats`` (who made each play), ``scores`` (4 raw scores), ``tricks``
     (tricks per seat; zeros for Domino) and ``out_order`` (Domino: seats in the order they
-    went out; [] otherwise).
+    went out; [] otherwise). ``rules``: the house rules (default RULES.md).
     """
     if not 0 <= variant_id < len(VARIANTS):
         raise ValueError(f"unknown variant id {variant_id}")
@@ -42,7 +43,7 @@ def play_deal(
     seats: list[int] = []
 
     if contract == "domino":
-        domino = DominoDeal(hands=[set(h) for h in hands], dealer=dealer)
+        domino = DominoDeal(hands=[set(h) for h in hands], dealer=dealer, rules=rules)
         while not domino.finished:
             seat = domino.to_act()
             legal = domino.legal(seat)
@@ -53,7 +54,7 @@ def play_deal(
                 if strategies[seat] == RANDOM:
                     card = random_choice(legal, stream)
                 else:
-                    card = basic_domino_choice(domino.hands[seat], legal)
+                    card = basic_domino_choice(domino.hands[seat], legal, rules.open_rank)
                 domino.play(card)
                 plays.append(card)
             seats.append(seat)
@@ -71,6 +72,7 @@ def play_deal(
         trump_suit=trump_suit_of(trump),
         hands=[set(h) for h in hands],
         dealer=dealer,
+        rules=rules,
     )
     while not game.finished:
         seat = game.to_act()

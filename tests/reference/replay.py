@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import card_str, parse_card, sorted_strs
-from .rules import VARIANTS, DominoDeal, IllegalPlay, TrickDeal, trump_suit_of
+from .rules import VARIANTS, DominoDeal, IllegalPlay, Rules, TrickDeal, trump_suit_of
 
 
 def _parse_hands(record: dict) -> list[set[int]]:
@@ -66,15 +66,30 @@ def replay_detail(record: dict) -> dict:
     plays = record.get("plays")
     if not isinstance(plays, list):
         raise IllegalPlay("plays: need a list")
+    try:
+        rules = Rules.from_record(record.get("ruleset"))
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise IllegalPlay(f"ruleset: {exc}") from None
     if contract == "domino":
-        return _replay_domino(hands, dealer, plays)
-    return _replay_tricks(hands, dealer, str(contract), trump, plays)
+        return _replay_domino(hands, dealer, plays, rules)
+    return _replay_tricks(hands, dealer, str(contract), trump, plays, rules)
 
 
 def _replay_tricks(
-    hands: list[set[int]], dealer: int, contract: str, trump: str | None, plays: list
+    hands: list[set[int]],
+    dealer: int,
+    contract: str,
+    trump: str | None,
+    plays: list,
+    rules: Rules,
 ) -> dict:
-    game = TrickDeal(contract=contract, trump_suit=trump_suit_of(trump), hands=hands, dealer=dealer)
+    game = TrickDeal(
+        contract=contract,
+        trump_suit=trump_suit_of(trump),
+        hands=hands,
+        dealer=dealer,
+        rules=rules,
+    )
     for i, entry in enumerate(plays):
         if game.finished:
             raise IllegalPlay(f"play {i + 1}: {entry!r} after all 13 tricks were played")
@@ -103,8 +118,8 @@ def _replay_tricks(
     }
 
 
-def _replay_domino(hands: list[set[int]], dealer: int, plays: list) -> dict:
-    game = DominoDeal(hands=hands, dealer=dealer)
+def _replay_domino(hands: list[set[int]], dealer: int, plays: list, rules: Rules) -> dict:
+    game = DominoDeal(hands=hands, dealer=dealer, rules=rules)
     for i, entry in enumerate(plays):
         if game.finished:
             raise IllegalPlay(f"play {i + 1}: {entry!r} after all 52 cards were laid")

@@ -44,6 +44,68 @@ HEART_LEAD_BAN = ("hartenjagen", "hartenheer")
 KING_OF_HEARTS = make_card(HEARTS, RANK_K)
 
 
+# ---------------------------------------------------------------------------
+# House rules (the README's ruleset record; defaults are RULES.md).
+# ---------------------------------------------------------------------------
+STANDARD_POINT_VALUES = {
+    "bukken.trick": -5,
+    "hartenjagen.heart": -5,
+    "herenboeren.king": -20,
+    "herenboeren.jack": -10,
+    "vrouwen.queen": -30,
+    "hartenheer.king_of_hearts": -50,
+    "laatste_slag.last_trick": -50,
+    "domino.last_card": -50,
+    "troeven.trick": 10,
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The card-play options of a ruleset. ``heart_lead``: banned | broken | free;
+    ``trump_play``: optional | must-trump | must-overtrump; ``domino_open``: 8 or 7 (the
+    face value of the card that opens a row); ``points``: (key, value) pairs."""
+
+    heart_lead: str = "banned"
+    trump_play: str = "optional"
+    domino_open: int = 8
+    points: tuple[tuple[str, int], ...] = tuple(STANDARD_POINT_VALUES.items())
+
+    @classmethod
+    def from_record(cls, record: dict | None) -> Rules:
+        """From a trace record's ``"ruleset"`` object (None: RULES.md)."""
+        if record is None:
+            return STANDARD
+        pts = dict(STANDARD_POINT_VALUES)
+        pts.update(record.get("points", {}))
+        if set(pts) != set(STANDARD_POINT_VALUES):
+            raise ValueError(f"unknown point values in {record!r}")
+        rules = cls(
+            heart_lead=record.get("heart_lead", "banned"),
+            trump_play=record.get("trump_play", "optional"),
+            domino_open=int(record.get("domino_open", 8)),
+            points=tuple(sorted(pts.items())),
+        )
+        if rules.heart_lead not in ("banned", "broken", "free"):
+            raise ValueError(f"bad heart_lead {rules.heart_lead!r}")
+        if rules.trump_play not in ("optional", "must-trump", "must-overtrump"):
+            raise ValueError(f"bad trump_play {rules.trump_play!r}")
+        if rules.domino_open not in (7, 8):
+            raise ValueError(f"bad domino_open {rules.domino_open!r}")
+        return rules
+
+    def value(self, key: str) -> int:
+        return dict(self.points)[key]
+
+    @property
+    def open_rank(self) -> int:
+        """Rank index of the card that opens a Domino row (the 8 is rank index 6)."""
+        return self.domino_open - 2
+
+
+STANDARD = Rules(points=tuple(sorted(STANDARD_POINT_VALUES.items())))
+
+
 class IllegalPlay(ValueError):
     """A trace breaks the rules (or is malformed); the message says where and why."""
 
@@ -65,39 +127,71 @@ def trump_suit_of(trump: str | None) -> int | None:
 # ---------------------------------------------------------------------------
 # Penalty cards and card points (used by scoring and by the basic strategy).
 # ---------------------------------------------------------------------------
-def penalty_points(contract: str, c: int) -> int:
+def penalty_points(contract: str, c: int, rules: Rules = STANDARD) -> int:
     """Points (a positive number) a card costs its taker; 0 for cards that cost nothing."""
     if contract == "hartenjagen":
-        return 5 if suit_of(c) == HEARTS else 0
+        return -rules.value("hartenjagen.heart") if suit_of(c) == HEARTS else 0
     if contract == "herenboeren":
-        return {RANK_K: 20, RANK_J: 10}.get(rank_of(c), 0)
+        if rank_of(c) == RANK_K:
+            return -rules.value("herenboeren.king")
+        if rank_of(c) == RANK_J:
+            return -rules.value("herenboeren.jack")
+        return 0
     if contract == "vrouwen":
-        return 30 if rank_of(c) == RANK_Q else 0
+        return -rules.value("vrouwen.queen") if rank_of(c) == RANK_Q else 0
     if contract == "hartenheer":
-        return 50 if c == KING_OF_HEARTS else 0
+        return -rules.value("hartenheer.king_of_hearts") if c == KING_OF_HEARTS else 0
     return 0  # bukken, laatste_slag, troeven, domino: no penalty cards
 
 
 @functools.cache
-def penalty_set(contract: str) -> frozenset[int]:
+def penalty_set(contract: str, rules: Rules = STANDARD) -> frozenset[int]:
     """PEN: the cards that cost points in ``contract`` (empty for bukken, laatste_slag, ...)."""
-    return frozenset(c for c in range(52) if penalty_points(contract, c) > 0)
+    return frozenset(c for c in range(52) if penalty_points(contract, c, rules) != 0)
 
 
 # ---------------------------------------------------------------------------
 # Trick play
 # ---------------------------------------------------------------------------
-def legal_trick_cards(hand: set[int], trick_cards: list[int], contract: str) -> set[int]:
-    """Legal cards for a seat holding ``hand`` when ``trick_cards`` lie on the current trick."""
+def legal_trick_cards(
+    hand: set[int],
+    trick_cards: list[int],
+    contract: str,
+    rules: Rules = STANDARD,
+    trump_suit: int | None = None,
+    hearts_broken: bool = False,
+) -> set[int]:
+    """Legal cards for a seat holding ``hand`` when ``trick_cards`` lie on the current trick.
+
+    ``hearts_broken``: a heart was played to an earlier trick (heart_lead "broken").
+    """
     if not trick_cards:
-        if contract in HEART_LEAD_BAN:
+        if contract in HEART_LEAD_BAN and (
+            rules.heart_lead == "banned" or (rules.heart_lead == "broken" and not hearts_broken)
+        ):
             non_hearts = {c for c in hand if suit_of(c) != HEARTS}
             if non_hearts:
                 return non_hearts
         return set(hand)
     led = suit_of(trick_cards[0])
     follow = {c for c in hand if suit_of(c) == led}
-    return follow if follow else set(hand)
+    if trump_suit is None or rules.trump_play == "optional":
+        return follow if follow else set(hand)
+    trumps_on_trick = [rank_of(c) for c in trick_cards if suit_of(c) == trump_suit]
+    top = max(trumps_on_trick, default=-1)
+    if follow:
+        if led == trump_suit and rules.trump_play == "must-overtrump":
+            higher = {c for c in follow if rank_of(c) > top}
+            return higher if higher else follow
+        return follow
+    my_trumps = {c for c in hand if suit_of(c) == trump_suit}
+    if not my_trumps:
+        return set(hand)
+    if rules.trump_play == "must-overtrump":
+        higher = {c for c in my_trumps if rank_of(c) > top}
+        if higher:
+            return higher
+    return my_trumps
 
 
 def current_winner_index(trick_cards: list[int], trump_suit: int | None) -> int:
@@ -133,9 +227,15 @@ class TrickDeal:
     played: set[int] = field(default_factory=set)  # every card played so far (incl. current trick)
     taken: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
     known_void: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    rules: Rules = STANDARD
 
     def __post_init__(self) -> None:
         self.leader = (self.dealer + 1) % 4
+
+    @property
+    def hearts_broken(self) -> bool:
+        """A heart has been played to a completed trick."""
+        return any(suit_of(c) == HEARTS for _, t, _ in self.completed for _, c in t)
 
     # -- queries ---------------------------------------------------------
     @property
@@ -155,7 +255,14 @@ class TrickDeal:
 
     def legal(self, seat: int | None = None) -> set[int]:
         seat = self.to_act() if seat is None else seat
-        return legal_trick_cards(self.hands[seat], self.trick_cards(), self.contract)
+        return legal_trick_cards(
+            self.hands[seat],
+            self.trick_cards(),
+            self.contract,
+            self.rules,
+            self.trump_suit,
+            self.hearts_broken,
+        )
 
     def trick_counts(self) -> list[int]:
         counts = [0, 0, 0, 0]
@@ -191,7 +298,7 @@ class TrickDeal:
         """
         if self.finished:
             return True
-        pen = penalty_set(self.contract)
+        pen = penalty_set(self.contract, self.rules)
         if not pen:
             return False
         taken = set().union(*map(set, self.taken))
@@ -202,24 +309,28 @@ class TrickDeal:
         assert self.can_stop_early()
         c = self.contract
         if c == "bukken":
-            return [-5 * n for n in self.trick_counts()]
+            return [self.rules.value("bukken.trick") * n for n in self.trick_counts()]
         if c == "troeven":
-            return [10 * n for n in self.trick_counts()]
+            return [self.rules.value("troeven.trick") * n for n in self.trick_counts()]
         if c == "laatste_slag":
             last_winner = self.completed[12][2]
-            return [-50 if p == last_winner else 0 for p in range(4)]
-        return [-sum(penalty_points(c, card) for card in self.taken[p]) for p in range(4)]
+            pts = self.rules.value("laatste_slag.last_trick")
+            return [pts if p == last_winner else 0 for p in range(4)]
+        return [
+            -sum(penalty_points(c, card, self.rules) for card in self.taken[p]) for p in range(4)
+        ]
 
 
 # ---------------------------------------------------------------------------
 # Domino
 # ---------------------------------------------------------------------------
-def domino_fits(rows: list[tuple[int, int] | None], c: int) -> bool:
-    """Can card ``c`` be laid on the rows?  rows[s] is (lowest rank, highest rank) or None."""
+def domino_fits(rows: list[tuple[int, int] | None], c: int, open_rank: int = RANK_8) -> bool:
+    """Can card ``c`` be laid on the rows?  rows[s] is (lowest rank, highest rank) or None;
+    an empty row opens with rank ``open_rank`` (the 8, or the 7 under domino_open = 7)."""
     row = rows[suit_of(c)]
     r = rank_of(c)
     if row is None:
-        return r == RANK_8
+        return r == open_rank
     low, high = row
     return r == high + 1 or r == low - 1
 
@@ -235,6 +346,7 @@ class DominoDeal:
     laid: int = 0
     out_order: list[int] = field(default_factory=list)
     played: set[int] = field(default_factory=set)
+    rules: Rules = STANDARD
 
     def __post_init__(self) -> None:
         self.turn = (self.dealer + 1) % 4
@@ -253,7 +365,7 @@ class DominoDeal:
 
     def legal(self, seat: int | None = None) -> set[int]:
         seat = self.to_act() if seat is None else seat
-        return {c for c in self.hands[seat] if domino_fits(self.rows, c)}
+        return {c for c in self.hands[seat] if domino_fits(self.rows, c, self.rules.open_rank)}
 
     def play(self, card: int) -> None:
         seat = self.to_act()
@@ -281,7 +393,23 @@ class DominoDeal:
         """-50 for the seat that lays (or, stopped early, would lay) the last card."""
         assert self.can_stop_early()
         last = next(p for p in range(4) if p not in self.out_order[:3])
-        return [-50 if p == last else 0 for p in range(4)]
+        pts = self.rules.value("domino.last_card")
+        return [pts if p == last else 0 for p in range(4)]
+
+
+def deal_total(contract: str, rules: Rules = STANDARD) -> int:
+    """Total of the four raw scores of one deal under ``rules``."""
+    v = rules.value
+    return {
+        "bukken": 13 * v("bukken.trick"),
+        "hartenjagen": 13 * v("hartenjagen.heart"),
+        "herenboeren": 4 * v("herenboeren.king") + 4 * v("herenboeren.jack"),
+        "vrouwen": 4 * v("vrouwen.queen"),
+        "hartenheer": v("hartenheer.king_of_hearts"),
+        "laatste_slag": v("laatste_slag.last_trick"),
+        "domino": v("domino.last_card"),
+        "troeven": 13 * v("troeven.trick"),
+    }[contract]
 
 
 # Total of the four raw scores of one deal, per contract (RULES.md §3).

@@ -24,6 +24,8 @@ from .cards import (
 from .rng import Stream
 from .rules import (
     KING_OF_HEARTS,
+    STANDARD,
+    Rules,
     TrickDeal,
     current_winner_index,
     penalty_points,
@@ -56,6 +58,7 @@ class TrickView:
     played: set[int]  # PLAYED: earlier tricks and the current trick
     trick: list[tuple[int, int]]  # (seat, card) already on the current trick
     known_void: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    rules: Rules = STANDARD
 
     @classmethod
     def from_deal(cls, deal: TrickDeal) -> TrickView:
@@ -69,6 +72,7 @@ class TrickView:
             played=set(deal.played),
             trick=list(deal.trick),
             known_void=[set(v) for v in deal.known_void],
+            rules=deal.rules,
         )
 
     # -- derived quantities of ENGINE.md "Quantities used by basic" ----------
@@ -186,7 +190,7 @@ def discard_score(view: TrickView, c: int, pen: frozenset[int]) -> int:
     mine = cards_in_suit(view.hand, s)
     out_s = cards_in_suit(view.out, s)
     score = 1000 * top_card(contract, c)
-    score += 10 * penalty_points(contract, c)
+    score += 10 * penalty_points(contract, c, view.rules)
     if any(rank_of(o) < r for o in out_s & pen):
         score += 15
     score += r + 3 * max(0, danger(view, s))
@@ -205,7 +209,7 @@ def discard_negative(view: TrickView, pen: frozenset[int]) -> int:
 
 
 def basic_negative(view: TrickView) -> int:
-    pen = penalty_set(view.contract)
+    pen = penalty_set(view.contract, view.rules)
     if view.pos == 0:
         return exit_lead(view, pen)
     if cards_in_suit(view.hand, view.led_suit):
@@ -294,7 +298,11 @@ def basic_troeven(view: TrickView) -> int:
         sure = {c for c in winners if view.master(c) and safe}  # U
         return lo(sure) if sure else lo(view.legal)
 
-    # void in the led suit
+    # void in the led suit. ENGINE.md: L = H unless a trump-play house rule restricts it;
+    # the rules below then see only the legal cards (the hand "as if" it held only L).
+    hand = view.legal
+    my_trumps = cards_in_suit(hand, t) if t is not None else set()
+    held_side = [s for s in side_suits if cards_in_suit(hand, s)]
     if t is not None:
         played_trumps = [c for _, c in view.trick if suit_of(c) == t]
         if played_trumps:
@@ -308,25 +316,25 @@ def basic_troeven(view: TrickView) -> int:
         if master_ruffs:
             return lo(master_ruffs)
     if held_side:
-        no_master = [s for s in held_side if not view.master(hi(cards_in_suit(view.hand, s)))]
+        no_master = [s for s in held_side if not view.master(hi(cards_in_suit(hand, s)))]
         pool = no_master if no_master else held_side
-        s = min(pool, key=lambda s: (len(cards_in_suit(view.hand, s)), s))
-        return lo(cards_in_suit(view.hand, s))
-    return lo(view.hand)
+        s = min(pool, key=lambda s: (len(cards_in_suit(hand, s)), s))
+        return lo(cards_in_suit(hand, s))
+    return lo(hand)
 
 
 # ---------------------------------------------------------------------------
 # basic: domino
 # ---------------------------------------------------------------------------
-def domino_key(hand: set[int], c: int) -> tuple[int, int, int, int]:
-    """(unlock, reach, count, nogift) of a legal card c."""
+def domino_key(hand: set[int], c: int, open_rank: int = RANK_8) -> tuple[int, int, int, int]:
+    """(unlock, reach, count, nogift) of a legal card c; rows open at rank ``open_rank``."""
     s, r = suit_of(c), rank_of(c)
     others = {rank_of(x) for x in cards_in_suit(hand, s) if x != c}  # ranks of M
-    if r == RANK_8:
+    if r == open_rank:
         beyond = others
-        reach = max((abs(x - RANK_8) for x in beyond), default=0)
-        nogift = int((RANK_8 - 1) in others or (RANK_8 + 1) in others)
-    elif r > RANK_8:
+        reach = max((abs(x - open_rank) for x in beyond), default=0)
+        nogift = int((open_rank - 1) in others or (open_rank + 1) in others)
+    elif r > open_rank:
         beyond = {x for x in others if x > r}
         reach = max(beyond) - r if beyond else 0
         nogift = int(r == 12 or (r + 1) in others)
@@ -337,9 +345,9 @@ def domino_key(hand: set[int], c: int) -> tuple[int, int, int, int]:
     return (int(bool(beyond)), reach, len(beyond), nogift)
 
 
-def basic_domino_choice(hand: set[int], legal: set[int]) -> int:
+def basic_domino_choice(hand: set[int], legal: set[int], open_rank: int = RANK_8) -> int:
     """The legal card with the largest key (ties: the lowest card index)."""
-    return max(legal, key=lambda c: (domino_key(hand, c), -c))
+    return max(legal, key=lambda c: (domino_key(hand, c, open_rank), -c))
 
 
 __all__ = [

@@ -1,0 +1,397 @@
+"""House rules: named rulesets (presets), rules files, and the table the kernels read.
+
+A :class:`Ruleset` is every rule a club may set differently from RULES.md: heart leads,
+trump play, Domino's opening rank, every point value, and the game options (contract order,
+doubling). Card play reads it only through :meth:`Ruleset.to_table`, the int64 table of
+``bonken_sim._core.ruleset``; nothing in the play loops knows about presets.
+
+A rules file is TOML: a preset plus overrides, for example::
+
+    preset = "standard"
+    name = "our club"
+    heart_lead = "broken"
+    trump_play = "must-overtrump"
+    domino_open = 7
+
+    [points]
+    vrouwen.queen = -25
+    troeven.trick = 15
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._core.ruleset import (
+    HEART_LEAD_BANNED,
+    HEART_LEAD_BROKEN,
+    HEART_LEAD_FREE,
+    STANDARD_POINTS,
+    TRUMP_MUST,
+    TRUMP_OPTIONAL,
+    TRUMP_OVER,
+    build_table,
+)
+
+HEART_LEADS = {"banned": HEART_LEAD_BANNED, "broken": HEART_LEAD_BROKEN, "free": HEART_LEAD_FREE}
+TRUMP_PLAYS = {"optional": TRUMP_OPTIONAL, "must-trump": TRUMP_MUST, "must-overtrump": TRUMP_OVER}
+DOMINO_OPENS = (8, 7)
+ORDERS = ("free", "fixed")
+POINT_KEYS = tuple(STANDARD_POINTS)
+MAX_POINTS = 1000  # |any point value|: keeps every deal's scores well inside int16
+
+# How many times each point value is scored in one game of RULES.md §6 (7 negatives, 4
+# troeven deals): bukken 13 tricks, 13 hearts, 4 kings, 4 jacks, 4 queens, one K♥, one last
+# trick, one last Domino card, and 4 × 13 troeven tricks.
+GAME_COUNTS = {
+    "bukken.trick": 13,
+    "hartenjagen.heart": 13,
+    "herenboeren.king": 4,
+    "herenboeren.jack": 4,
+    "vrouwen.queen": 4,
+    "hartenheer.king_of_hearts": 1,
+    "laatste_slag.last_trick": 1,
+    "domino.last_card": 1,
+    "troeven.trick": 4 * 13,
+}
+
+_POINT_WORDS = {
+    "bukken.trick": "bukken: per trick taken",
+    "hartenjagen.heart": "hartenjagen: per heart taken",
+    "herenboeren.king": "herenboeren: per king taken",
+    "herenboeren.jack": "herenboeren: per jack taken",
+    "vrouwen.queen": "vrouwen: per queen taken",
+    "hartenheer.king_of_hearts": "hartenheer: for taking the king of hearts",
+    "laatste_slag.last_trick": "laatste slag: for winning the last trick",
+    "domino.last_card": "domino: for laying the last card",
+    "troeven.trick": "troeven: per trick taken",
+}
+_HEART_WORDS = {
+    "banned": "a heart may not be led while the leader holds another suit",
+    "broken": "a heart may not be led while the leader holds another suit until a heart "
+    'has been played to an earlier trick ("broken")',
+    "free": "hearts may be led at any time",
+}
+_TRUMP_WORDS = {
+    "optional": "a player who cannot follow suit may trump or discard, as he likes",
+    "must-trump": "a player who cannot follow suit must play a trump if he holds one "
+    "(any trump: under-trumping is allowed)",
+    "must-overtrump": "a player who cannot follow suit must trump if he can, and with a "
+    "trump higher than the trick's highest trump if he holds one; following a trump lead, "
+    "he must also play higher than the highest trump on the trick if he can",
+}
+
+
+class RulesError(ValueError):
+    """A bad ruleset name, rules file or ruleset record; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every house rule bonken-sim knows; the defaults are RULES.md (preset ``standard``)."""
+
+    name: str = "standard"
+    heart_lead: str = "banned"
+    trump_play: str = "optional"
+    domino_open: int = 8
+    order: str = "free"
+    doubling: bool = True
+    points: tuple[tuple[str, int], ...] = field(default=tuple(STANDARD_POINTS.items()))
+
+    def __post_init__(self) -> None:
+        _check_options(self, where="ruleset")
+
+    # -- values ---------------------------------------------------------------------------
+    @property
+    def point(self) -> dict[str, int]:
+        """The nine point values, keyed ``contract.item`` (as in STANDARD_POINTS)."""
+        return dict(self.points)
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """The (12, N_FIELDS) int64 table the kernels read (built once; do not modify)."""
+        t = self.to_table()
+        t.setflags(write=False)
+        return t
+
+    def to_table(self) -> np.ndarray:
+        return build_table(
+            points=self.point,
+            heart_lead=HEART_LEADS[self.heart_lead],
+            trump_play=TRUMP_PLAYS[self.trump_play],
+            domino_open=self.domino_open - 2,  # rank index: the 8 is 6, the 7 is 5
+        )
+
+    def game_total(self) -> int:
+        """The sum of all raw scores of one game (RULES.md: 0)."""
+        return sum(GAME_COUNTS[k] * v for k, v in self.points)
+
+    @property
+    def zero_sum(self) -> bool:
+        return self.game_total() == 0
+
+    def options(self) -> dict[str, Any]:
+        """Everything but the name (two rulesets with equal options play identically)."""
+        d = self.to_dict()
+        del d["name"]
+        return d
+
+    @property
+    def is_standard(self) -> bool:
+        return self.options() == STANDARD.options()
+
+    # -- records ----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved ruleset as JSON-able data (trace records, manifests, Parquet)."""
+        return {
+            "name": self.name,
+            "heart_lead": self.heart_lead,
+            "trump_play": self.trump_play,
+            "domino_open": self.domino_open,
+            "order": self.order,
+            "doubling": self.doubling,
+            "points": self.point,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "ruleset") -> Ruleset:
+        """The inverse of :meth:`to_dict` (every key required, nothing unknown)."""
+        if not isinstance(data, dict):
+            raise RulesError(f"{where}: expected a table of rules, got {data!r}")
+        want = set(STANDARD.to_dict())
+        unknown = sorted(set(data) - want)
+        if unknown:
+            raise RulesError(f"{where}: unknown key {unknown[0]!r}")
+        missing = sorted(want - set(data))
+        if missing:
+            raise RulesError(f"{where}: missing key {missing[0]!r}")
+        return _build(STANDARD, data, where, require_all_points=True)
+
+    # -- words ------------------------------------------------------------------------------
+    def describe(self) -> list[str]:
+        """The ruleset in words a player understands."""
+        std = STANDARD
+        mark = {True: "", False: "  (changed)"}
+        pts = self.point
+        lines = [f"ruleset {self.name}", ""]
+        lines.append("Card play")
+        lines.append(
+            f"  heart leads ({self.heart_lead}), in hartenjagen and hartenheer: "
+            f"{_HEART_WORDS[self.heart_lead]}{mark[self.heart_lead == std.heart_lead]}"
+        )
+        lines.append(
+            f"  trump play ({self.trump_play}), in troeven with a trump suit: "
+            f"{_TRUMP_WORDS[self.trump_play]}{mark[self.trump_play == std.trump_play]}"
+        )
+        lines.append(
+            f"  domino: rows open with the {self.domino_open}s and grow one rank at a time up "
+            f"to the ace and down to the 2{mark[self.domino_open == std.domino_open]}"
+        )
+        lines.append("")
+        lines.append("Scores")
+        for key in POINT_KEYS:
+            v = pts[key]
+            lines.append(f"  {_POINT_WORDS[key]:44s} {v:+5d}{mark[v == STANDARD_POINTS[key]]}")
+        lines.append("")
+        lines.append("Game")
+        lines.append(
+            "  contract order: "
+            + (
+                "free (the chooser picks any contract still open)"
+                if self.order == "free"
+                else "fixed (bukken, hartenjagen, herenboeren, vrouwen, hartenheer, "
+                "laatste slag, domino, then four troeven)"
+            )
+            + mark[self.order == std.order]
+        )
+        lines.append(
+            f"  doubling: {'on' if self.doubling else 'off'}{mark[self.doubling == std.doubling]}"
+        )
+        total = self.game_total()
+        if total == 0:
+            lines.append("  a whole game sums to 0 (7 negatives and 4 troeven deals)")
+        else:
+            lines.append(
+                f"  NOTE: a whole game does not sum to zero: it sums to {total:+d} "
+                "(allowed, but scores are no longer a pure zero-sum comparison)"
+            )
+        return lines
+
+
+def _check_options(r: Ruleset, where: str) -> None:
+    def bad(key: str, value: Any, allowed: str) -> RulesError:
+        return RulesError(f"{where}: {key} = {value!r} is not allowed (expected {allowed})")
+
+    if not isinstance(r.name, str) or not r.name.strip():
+        raise bad("name", r.name, "a non-empty text")
+    if r.heart_lead not in HEART_LEADS:
+        raise bad("heart_lead", r.heart_lead, " or ".join(HEART_LEADS))
+    if r.trump_play not in TRUMP_PLAYS:
+        raise bad("trump_play", r.trump_play, " or ".join(TRUMP_PLAYS))
+    if isinstance(r.domino_open, bool) or r.domino_open not in DOMINO_OPENS:
+        raise bad("domino_open", r.domino_open, "8 or 7")
+    if r.order not in ORDERS:
+        raise bad("order", r.order, " or ".join(ORDERS))
+    if not isinstance(r.doubling, bool):
+        raise bad("doubling", r.doubling, "true or false")
+    keys = [k for k, _ in r.points]
+    if keys != list(POINT_KEYS):
+        raise RulesError(f"{where}: points must list {', '.join(POINT_KEYS)} in that order")
+    for key, v in r.points:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise bad(f"points.{key}", v, "a whole number")
+        if abs(v) > MAX_POINTS:
+            raise bad(f"points.{key}", v, f"a value from -{MAX_POINTS} to {MAX_POINTS}")
+        if key == "troeven.trick" and v < 0:
+            raise bad(f"points.{key}", v, "0 or more: troeven rewards tricks")
+        if key != "troeven.trick" and v > 0:
+            raise bad(f"points.{key}", v, "0 or less: a negative contract's values are penalties")
+
+
+STANDARD = Ruleset()
+
+
+def _doubled() -> tuple[tuple[str, int], ...]:
+    return tuple((k, 2 * v) for k, v in STANDARD_POINTS.items())
+
+
+PRESETS: dict[str, Ruleset] = {
+    "standard": STANDARD,
+    "fixed-order": Ruleset(name="fixed-order", order="fixed"),
+    "double-points": Ruleset(name="double-points", points=_doubled()),
+    "strict": Ruleset(
+        name="strict", heart_lead="broken", trump_play="must-overtrump", domino_open=7
+    ),
+}
+PRESET_SUMMARIES = {
+    "standard": "RULES.md: the rules the seed texts describe",
+    "fixed-order": "the seed's simpler variant: the seven negatives in order, then four troeven",
+    "double-points": "every point value doubled (the scoring of club rulesets that play "
+    "doubled values)",
+    "strict": "tighter card play from other trick games: hearts led only once broken, "
+    "must over-trump, Domino rows open with the 7s",
+}
+
+
+def preset(name: str) -> Ruleset:
+    key = name.strip().lower().replace("_", "-")
+    if key not in PRESETS:
+        raise RulesError(f"unknown ruleset {name!r} (expected one of: {', '.join(PRESETS)})")
+    return PRESETS[key]
+
+
+# Option keys of a rules file (besides preset, name, points); '-' and '_' are the same.
+_OPTION_KEYS = ("heart_lead", "trump_play", "domino_open", "order", "doubling")
+
+
+def _norm(key: str) -> str:
+    return key.strip().replace("-", "_")
+
+
+def _flatten_points(points: Any, where: str) -> dict[str, Any]:
+    """``{contract: {item: value}}`` or ``{"contract.item": value}`` → flat keys."""
+    if not isinstance(points, dict):
+        raise RulesError(f"{where}: points must be a table, got {points!r}")
+    flat: dict[str, Any] = {}
+    for ckey, value in points.items():
+        if isinstance(value, dict):
+            for ikey, v in value.items():
+                flat[f"{_norm(ckey)}.{_norm(ikey)}"] = v
+        else:
+            flat[".".join(_norm(p) for p in str(ckey).split("."))] = value
+    for key in flat:
+        if key not in STANDARD_POINTS:
+            raise RulesError(
+                f"{where}: unknown key 'points.{key}' (expected one of: "
+                + ", ".join(POINT_KEYS)
+                + ")"
+            )
+    return flat
+
+
+def _build(
+    base: Ruleset, data: dict[str, Any], where: str, require_all_points: bool = False
+) -> Ruleset:
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        k = _norm(key)
+        if k == "name":
+            changes["name"] = value
+        elif k in _OPTION_KEYS:
+            if k == "domino_open" and isinstance(value, str) and value.strip().isdigit():
+                value = int(value)
+            if k in ("heart_lead", "trump_play", "order") and isinstance(value, str):
+                value = value.strip().lower().replace("_", "-")
+            changes[k] = value
+        elif k == "points":
+            flat = _flatten_points(value, where)
+            if require_all_points and set(flat) != set(STANDARD_POINTS):
+                missing = sorted(set(STANDARD_POINTS) - set(flat))
+                raise RulesError(f"{where}: missing key 'points.{missing[0]}'")
+            pts = base.point
+            pts.update(flat)
+            changes["points"] = tuple(pts.items())
+        else:
+            allowed = ", ".join(("preset", "name", *_OPTION_KEYS, "points"))
+            raise RulesError(f"{where}: unknown key {key!r} (expected one of: {allowed})")
+    try:
+        return replace(base, **changes)
+    except RulesError as exc:
+        raise RulesError(str(exc).replace("ruleset:", f"{where}:", 1)) from None
+
+
+def load_rules_file(path: str | Path) -> Ruleset:
+    """A TOML rules file: ``preset`` (default standard) plus overrides, top level or in a
+    ``[rules]`` table. Errors name the file and the key."""
+    p = Path(path)
+    where = f"rules file {p}"
+    try:
+        with p.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {p}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{where}: not valid TOML: {exc}") from None
+    if set(data) == {"rules"} and isinstance(data["rules"], dict):
+        data = data["rules"]
+    data = dict(data)
+    base_name = data.pop("preset", "standard")
+    if not isinstance(base_name, str):
+        raise RulesError(f"{where}: preset = {base_name!r} is not a ruleset name")
+    try:
+        base = preset(base_name)
+    except RulesError as exc:
+        raise RulesError(f"{where}: preset: {exc}") from None
+    if "name" not in {_norm(k) for k in data}:
+        data["name"] = p.stem if len(data) else base.name
+    return _build(base, data, where)
+
+
+def resolve(ruleset: str | None = None, rules_file: str | Path | None = None) -> Ruleset:
+    """``--ruleset NAME`` / ``--rules FILE`` (at most one) → a Ruleset (default standard)."""
+    if ruleset is not None and rules_file is not None:
+        raise RulesError("give --ruleset or --rules, not both (a rules file names its preset)")
+    if rules_file is not None:
+        return load_rules_file(rules_file)
+    if ruleset is not None:
+        return preset(ruleset)
+    return STANDARD
+
+
+def as_ruleset(value: Ruleset | str | dict | None) -> Ruleset:
+    """A Ruleset from a Ruleset, a preset name, a ruleset record (dict) or None (standard)."""
+    if value is None:
+        return STANDARD
+    if isinstance(value, Ruleset):
+        return value
+    if isinstance(value, str):
+        return preset(value)
+    if isinstance(value, dict):
+        return Ruleset.from_dict(value)
+    raise RulesError(f"not a ruleset: {value!r}")
