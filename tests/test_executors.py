@@ -190,8 +190,7 @@ def test_game_and_tournament_on_an_in_process_dask_cluster(
 def test_process_pool_recreated_after_a_worker_is_killed(reference, tmp_path, monkeypatch):
     monkeypatch.setattr(simulate, "play_chunk", dying_play_chunk)
     (tmp_path / "die-once").touch()
-    cfg = make_config(**KW, out=tmp_path / "k", executor="process", workers=2)
-    r = run_dir(cfg)
+    r = run_dir(**KW, out=tmp_path / "k", executor="process", workers=2)  # options, no config
     assert (tmp_path / "died").exists() and r.restarts == 1
     assert read_manifest(r.out)["sessions"][-1]["restarts"] == 1
     assert_same_run(r.out, reference)
