@@ -46,6 +46,29 @@ def _seed(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
+_RULESET_HELP = "A named ruleset (house rules): standard, fixed-order, double-points, strict."
+_RULES_HELP = "A TOML rules file: a preset plus overrides (see the README, House rules)."
+
+
+def _ruleset_options(f):
+    """--ruleset NAME and --rules FILE on a command (at most one of them)."""
+    f = click.option(
+        "--rules",
+        "rules_file",
+        default=None,
+        metavar="FILE.toml",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help=_RULES_HELP,
+    )(f)
+    return click.option("--ruleset", default=None, metavar="NAME", help=_RULESET_HELP)(f)
+
+
+def _resolve_rules(ruleset, rules_file):
+    from .house_rules import resolve
+
+    return _wrap(resolve, ruleset, rules_file)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bonken-sim")
 def cli() -> None:
@@ -69,7 +92,8 @@ def cli() -> None:
 )
 @click.option("--dealer", default=0, show_default=True, help="Dealer seat 0-3.", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
-def play(seed, deal, contract, trump, strategies, dealer, as_json):
+@_ruleset_options
+def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rules_file):
     """Play one deal of one contract and show every trick (or Domino turn)."""
     from .play import play as play_deal
 
@@ -80,7 +104,8 @@ def play(seed, deal, contract, trump, strategies, dealer, as_json):
     if deal_i < 0:
         raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
     variant = _wrap(make_variant, contract, trump)
-    p = _wrap(play_deal, seed, deal_i, variant, strategies, dealer)
+    rules = _resolve_rules(ruleset, rules_file)
+    p = _wrap(play_deal, seed, deal_i, variant, strategies, dealer, ruleset=rules)
     if as_json:
         click.echo(json.dumps(p.record()))
         return
@@ -101,7 +126,8 @@ def format_playout(p) -> list[str]:
     lines = [
         f"seed {p.seed}, deal {p.deal}: {v.contract.label}"
         + (f" (trump {v.trump})" if v.trump else "")
-        + f", dealer seat {p.dealer}, strategies {strategy_names(p.strategies)}",
+        + f", dealer seat {p.dealer}, strategies {strategy_names(p.strategies)}"
+        + ("" if p.ruleset.is_standard else f", ruleset {p.ruleset.name}"),
         "",
     ]
     for s in range(4):
@@ -124,9 +150,7 @@ def format_playout(p) -> list[str]:
         lines.append("")
         lines.append(f"  went out in order: {order}")
     else:
-        from .play import _TABLE
-
-        row = _TABLE[v.id]
+        row = p.ruleset.table[v.id]
         from ._core.ruleset import F_CARD_PTS, F_LAST_PTS, F_TRICK_PTS
 
         for t in range(len(p.plays) // 4):
@@ -176,11 +200,13 @@ def format_playout(p) -> list[str]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Output JSONL file ('-' for stdout).",
 )
-def trace(deals, seed, contracts, strategies, dealer, out):
+@_ruleset_options
+def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
     """Write every card of many deals as JSON lines, for independent checking."""
     from .play import parse_strategies
     from .play import play as play_deal
 
+    rules = _resolve_rules(ruleset, rules_file)
     variants = _wrap(parse_variants, contracts)
     strats = _wrap(parse_strategies, strategies)
     if dealer == "rotate":
@@ -199,7 +225,8 @@ def trace(deals, seed, contracts, strategies, dealer, out):
     def records():
         for d in range(deals):
             for v in variants:
-                yield json.dumps(play_deal(seed, d, v, strats, dealer_of(d)).record())
+                p = play_deal(seed, d, v, strats, dealer_of(d), ruleset=rules)
+                yield json.dumps(p.record())
 
     if str(out) == "-":
         for line in records():
@@ -273,6 +300,38 @@ def replay(files, quiet):
     click.echo(f"{n_ok} legal, {n_bad} illegal")
     if n_bad:
         raise click.exceptions.Exit(1)
+
+
+@cli.command("rules")
+@click.argument("name", required=False)
+@click.option(
+    "--rules",
+    "rules_file",
+    default=None,
+    metavar="FILE.toml",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Describe a rules file instead of a named ruleset.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the resolved ruleset as JSON.")
+def rules_cmd(name, rules_file, as_json):
+    """Describe a ruleset in words (without NAME: list the named rulesets)."""
+    from .house_rules import PRESET_SUMMARIES, PRESETS
+
+    if name is None and rules_file is None:
+        if as_json:
+            click.echo(json.dumps({k: r.to_dict() for k, r in PRESETS.items()}, indent=2))
+            return
+        click.echo("Named rulesets (bonken-sim rules NAME describes one):")
+        for key, text in PRESET_SUMMARIES.items():
+            click.echo(f"  {key:14s} {text}")
+        click.echo("A rules file (--rules FILE.toml) starts from one of them; see the README.")
+        return
+    r = _resolve_rules(name, rules_file)
+    if as_json:
+        click.echo(json.dumps(r.to_dict(), indent=2))
+        return
+    for line in r.describe():
+        click.echo(line)
 
 
 @cli.command()
@@ -587,6 +646,8 @@ _RUN_KEYS = (
     "workers",
     "scheduler",
     "write_parts",
+    "ruleset",
+    "rules",
 )
 
 
@@ -614,6 +675,8 @@ def _load_run_config(ctx, param, value):
             raise UserError(f"--config {value}: unknown option {key!r} (known: {known})")
         if name == "json":
             name = "as_json"
+        if name == "rules":
+            name = "rules_file"
         if isinstance(item, list):
             item = ",".join(str(x) for x in item)
         defaults[name] = item
@@ -698,6 +761,19 @@ def _load_run_config(ctx, param, value):
     help="A TOML file setting any of these options (env vars BONKEN_SIM_<OPTION> "
     "and the command line win).",
 )
+@click.option(
+    "--ruleset",
+    metavar="NAME",
+    envvar="BONKEN_SIM_RULESET",
+    help=_RULESET_HELP + " [default: standard]",
+)
+@click.option(
+    "--rules",
+    "rules_file",
+    metavar="FILE.toml",
+    envvar="BONKEN_SIM_RULES",
+    help=_RULES_HELP,
+)
 @_executor_options(envvar=True)
 def run_cmd(
     deals,
@@ -715,6 +791,8 @@ def run_cmd(
     workers,
     scheduler,
     write_parts,
+    ruleset,
+    rules_file,
 ):
     """Play many deals in every contract variant and write a Parquet run directory."""
     import dataclasses
@@ -738,6 +816,8 @@ def run_cmd(
             workers=workers,
             scheduler=scheduler,
             write_parts=write_parts,
+            ruleset=ruleset,
+            rules_file=rules_file,
         )
         if cfg.out is None:
             cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
@@ -752,6 +832,7 @@ def run_cmd(
         click.echo(
             f"bonken-sim run: {cfg.deals:,} deals, seed {cfg.seed}"
             f"{' (drawn)' if cfg.seed_drawn else ''}, {len(cfg.contracts)} variants, "
+            f"ruleset {cfg.ruleset.name}, "
             f"{_where(cfg.executor_spec, cfg.threads)}; {what} {cfg.out}",
             err=True,
         )
@@ -774,6 +855,23 @@ def run_cmd(
     elif not quiet:
         for line in run_summary(result):
             click.echo(line)
+
+
+@cli.command()
+@click.argument("run_a", type=click.Path(path_type=Path))
+@click.argument("run_b", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare(run_a, run_b, as_json):
+    """Two runs of the same seed (e.g. two rulesets): per variant and seat, the paired
+    difference of mean scores B − A with 95% CIs."""
+    from .compare import compare_runs, to_json, to_text
+
+    doc = _wrap(compare_runs, run_a, run_b)
+    if as_json:
+        click.echo(json.dumps(to_json(doc), indent=1))
+        return
+    for line in to_text(doc):
+        click.echo(line)
 
 
 @cli.command()

@@ -20,6 +20,7 @@ A rules file is TOML: a preset plus overrides, for example::
 
 from __future__ import annotations
 
+import textwrap
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -174,8 +175,18 @@ class Ruleset:
         return _build(STANDARD, data, where, require_all_points=True)
 
     # -- words ------------------------------------------------------------------------------
-    def describe(self) -> list[str]:
-        """The ruleset in words a player understands."""
+    def describe(self, width: int = 100) -> list[str]:
+        """The ruleset in words a player understands (lines at most ``width`` long)."""
+        out: list[str] = []
+        for line in self._describe():
+            indent = " " * (len(line) - len(line.lstrip()))
+            out.extend(
+                textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False)
+                or [""]
+            )
+        return out
+
+    def _describe(self) -> list[str]:
         std = STANDARD
         mark = {True: "", False: "  (changed)"}
         pts = self.point

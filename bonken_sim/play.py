@@ -6,6 +6,8 @@ hands, every play in order (``"pass"`` for a Domino pass) and the raw scores.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -249,9 +251,15 @@ def record_ruleset(record: dict) -> Ruleset:
     if data is None:
         return STANDARD
     try:
-        return Ruleset.from_dict(data, where="record ruleset")
+        return _ruleset_of(json.dumps(data, sort_keys=True))
     except RulesError as exc:
         raise IllegalPlay(str(exc)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset_of(key: str) -> Ruleset:
+    """One Ruleset (and one table) per distinct ruleset record of a trace file."""
+    return Ruleset.from_dict(json.loads(key), where="record ruleset")
 
 
 def replay(record: dict) -> list[int]:

@@ -58,6 +58,7 @@ from .executors import (
     worker_name,
     wrap_executor,
 )
+from .house_rules import STANDARD, RulesError, Ruleset, as_ruleset, resolve
 from .options import parse_count, parse_seed
 from .rules import VARIANT_NAMES, parse_variants
 
@@ -111,6 +112,7 @@ class RunConfig:
     dealer: int = 0
     seed_drawn: bool = False
     executor_spec: ExecutorSpec = field(default_factory=ExecutorSpec)
+    ruleset: Ruleset = STANDARD
 
     def identity(self) -> dict[str, Any]:
         """What determines the stored bytes; must match on --resume."""
@@ -121,6 +123,7 @@ class RunConfig:
             "contracts": list(self.contracts),
             "dealer": self.dealer,
             "chunk_size": self.chunk_size,
+            "ruleset": self.ruleset.to_dict(),
         }
 
     @property
@@ -139,6 +142,8 @@ class RunConfig:
 
 
 IDENTITY_OPTIONS = ("deals", "seed", "strategies", "contracts", "chunk_size", "dealer")
+# Runs written before house rules have no "ruleset" in their manifest: they are RULES.md.
+_LEGACY_RULESET = STANDARD.to_dict()
 
 
 def _flag(name: str) -> str:
@@ -209,8 +214,13 @@ def make_config(
     workers: Any = None,
     scheduler: Any = None,
     write_parts: Any = None,
+    ruleset: Any = None,
+    rules_file: Any = None,
 ) -> RunConfig:
     """Validate user values (strings like ``"1e6"`` or Python values) into a RunConfig.
+
+    ``ruleset`` is a Ruleset, a preset name or a ruleset record, ``rules_file`` a TOML rules
+    file (at most one of them; default RULES.md).
 
     ``None`` means "not given". With ``resume`` the options not given come from the run's
     manifest, and the ones given must equal the manifest's (RunError otherwise). The
@@ -234,6 +244,15 @@ def make_config(
         given["chunk_size"] = _parse_count(chunk_size, "chunk_size", MAX_CHUNK)
     if dealer is not None:
         given["dealer"] = _parse_dealer(dealer)
+    if ruleset is not None or rules_file is not None:
+        try:
+            if rules_file is not None or isinstance(ruleset, str | type(None)):
+                rules = resolve(ruleset, rules_file)
+            else:
+                rules = as_ruleset(ruleset)
+        except RulesError as exc:
+            raise RunError(str(exc)) from None
+        given["ruleset"] = rules
     # with worker processes, --threads is what each task uses inside its worker (default 1)
     n_threads = (
         _parse_threads(threads) if threads is not None else (default_threads() if spec.local else 1)
@@ -255,6 +274,15 @@ def make_config(
             have = stored.get(name)
             if isinstance(value, tuple):
                 value = list(value)
+            if name == "ruleset":
+                have = stored.get(name, _LEGACY_RULESET)
+                if have != value.to_dict():
+                    raise RunError(
+                        f"--resume: the ruleset {value.name!r} differs from the run's "
+                        f"ruleset {have.get('name')!r}; resume with the run's ruleset (or "
+                        f"leave it out), or start a new run"
+                    )
+                continue
             if have != value:
                 raise RunError(
                     f"--resume: {_flag(name)} {_show(value)} differs from the run's "
@@ -274,6 +302,7 @@ def make_config(
             resume=True,
             seed_drawn=bool(stored.get("seed_drawn", False)),
             executor_spec=spec,
+            ruleset=Ruleset.from_dict(stored.get("ruleset", _LEGACY_RULESET), "run ruleset"),
         )
     if "deals" not in given:
         raise RunError("--deals is required (a count such as 1e6, 2.5M, 10k or 1_000_000)")
@@ -290,6 +319,7 @@ def make_config(
         force=bool(force),
         seed_drawn=drawn,
         executor_spec=spec,
+        ruleset=given.get("ruleset", STANDARD),
     )
 
 
@@ -313,6 +343,7 @@ class Task:
     dealer: int
     variants: tuple[int, ...]
     strategies: tuple[int, ...]
+    ruleset: Ruleset = STANDARD
 
 
 @dataclass
@@ -324,18 +355,6 @@ class TaskResult:
     tricks: np.ndarray  # (4, nv, n) int8
     order: np.ndarray  # (4, nv, n) int8
     cpu_seconds: float
-
-
-_TABLE: np.ndarray | None = None
-
-
-def _table() -> np.ndarray:
-    global _TABLE
-    if _TABLE is None:
-        from ._core.ruleset import standard_table
-
-        _TABLE = standard_table()
-    return _TABLE
 
 
 def play_task(task: Task) -> TaskResult:
@@ -358,7 +377,7 @@ def play_task(task: Task) -> TaskResult:
         task.dealer,
         variants,
         strat,
-        _table(),
+        task.ruleset.table,
         hands,
         scores,
         tricks,
@@ -488,7 +507,7 @@ def _chunk_tasks(cfg: RunConfig, index: int, threads: int) -> list[Task]:
     variants = tuple(int(v) for v in cfg.variant_ids)
     strategies = tuple(int(s) for s in cfg.strategy_ids)
     return [
-        Task(cfg.seed, start + a, min(size, n - a), cfg.dealer, variants, strategies)
+        Task(cfg.seed, start + a, min(size, n - a), cfg.dealer, variants, strategies, cfg.ruleset)
         for a in range(0, n, size)
     ]
 
@@ -1129,12 +1148,14 @@ def simulate(
     threads: Any = None,
     features: bool = True,
     executor: Executor | None = None,
+    ruleset: Any = None,
 ):
     """Play ``deals`` deals in every chosen contract variant and return a pandas DataFrame.
 
     One row per (deal, variant), ordered by deal then variant, with the columns of a run's
     results (see the README) and, with ``features=True``, the deal's hands and hand features
-    on every row. The seed (drawn when not given) is in ``df.attrs["seed"]``. Memory grows
+    on every row. ``ruleset``: a Ruleset, preset name or ruleset record (default RULES.md).
+    The seed (drawn when not given) is in ``df.attrs["seed"]``. Memory grows
     with ``deals``; for large runs use ``run`` and read the Parquet directory.
 
     >>> import bonken_sim
@@ -1147,7 +1168,12 @@ def simulate(
     from .io import DEAL_COLUMNS, deals_schema, deals_table, results_schema, results_table
 
     cfg = make_config(
-        deals=deals, seed=seed, strategies=strategies, contracts=contracts, threads=threads
+        deals=deals,
+        seed=seed,
+        strategies=strategies,
+        contracts=contracts,
+        threads=threads,
+        ruleset=ruleset,
     )
     cfg = replace(cfg, chunk_size=min(cfg.deals, MAX_CHUNK))
     own_pool = executor is None

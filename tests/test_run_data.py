@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import bonken_sim
+from bonken_sim.house_rules import STANDARD
 from bonken_sim.io import (
     DEAL_COLUMNS,
     FEATURE_COLUMNS,
@@ -70,6 +71,7 @@ def test_layout_manifest_and_checksums(small_run):
         "chunk_size": 400,
         "seed_drawn": False,
         "threads": 2,
+        "ruleset": STANDARD.to_dict(),
     }
     for key in ("bonken_sim", "engine", "numba", "numpy", "pyarrow", "python"):
         assert m["versions"][key]
