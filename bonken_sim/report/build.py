@@ -552,6 +552,7 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
         sections, draw, tabs = _sections(stats, dbl)
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
+        pngs: dict[str, bytes] = {}
         if pool is not None:
             for n in order:
                 if n not in futures:
@@ -560,9 +561,17 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
         for name, frame in tabs.items():
             frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
             files.append(f"tables/{name}.csv")
+        # this process draws too: the cheapest figures, from the back of the queue, until it
+        # meets one a worker has started
+        for name in reversed(list(futures)):
+            if not futures[name].cancel():
+                break
+            pngs[name] = render_figure(draw[name], base(name))
         for name in order:
-            png = futures[name].result() if futures else render_figure(draw[name], base(name))
-            items[name].png = png
+            if name not in pngs:
+                fut = futures.get(name)
+                pngs[name] = fut.result() if fut else render_figure(draw[name], base(name))
+            items[name].png = pngs[name]
             files += [f"figures/{name}.png", f"figures/{name}.svg"]
         seed = manifest["config"].get("seed")
         title = f"Bonken simulation report: {stats.deals:,} deals, seed {seed}"
