@@ -262,6 +262,11 @@ def test_trump_value(report, frame):
         row = t[(t["trump"] == "any") & (t["length"] == ln) & (t["honours"] == hon)]
         check_row(row.iloc[0], moments(g["score"]))
     assert t.loc[t["trump"] == "any", "n"].sum() == 4 * DEALS
+    by_length = csv(report, "trump_length")
+    for name, g in zip([*"CDHS", "any"], [*pooled, d], strict=True):
+        for ln, gl in g.groupby("length"):
+            row = by_length[(by_length["trump"] == name) & (by_length["length"] == ln)]
+            check_row(row.iloc[0], moments(gl["score"]))
 
 
 def test_nt_vs_suit(report, frame):

@@ -237,6 +237,7 @@ def _sections(
     rules, freq = T.choice_value(stats)
     tabs["choice_value"], tabs["choice_frequency"] = rules, freq
     tabs["trump_value"] = T.trump_value(stats)
+    tabs["trump_length"] = T.trump_length(stats)
     tabs["nt_vs_suit"] = T.nt_vs_suit(stats)
     draw["chooser_value"] = ("chooser_value", (tabs["chooser_value"],))
     draw["best_contract"] = ("best_contract", (tabs["best_contract"],))
@@ -291,7 +292,10 @@ def _sections(
     if tabs["trump_value"].shape[0]:
         nt = stats.vloc("troeven_NT")
         nt_mean = float(tabs["chooser_value"]["mean"].iloc[nt]) if nt is not None else None
-        draw["trump_value"] = ("trump_value", (tabs["trump_value"], nt_mean))
+        draw["trump_value"] = (
+            "trump_value",
+            (tabs["trump_value"], tabs["trump_length"], nt_mean),
+        )
         figs2.append(
             FigureItem(
                 "trump_value",
@@ -301,7 +305,7 @@ def _sections(
                 "pooled, with 95% bands; dashed: his mean score in no-trump over all hands. "
                 "Each extra trump is worth roughly the rise of a line per card. Right: the "
                 "same per trump suit, honours pooled: the suits should agree.",
-                ["trump_value"],
+                ["trump_value", "trump_length"],
             )
         )
     if tabs["nt_vs_suit"].shape[0]:

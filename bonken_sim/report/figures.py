@@ -373,7 +373,7 @@ def choice_value(rules: pd.DataFrame, freq: pd.DataFrame) -> Figure:
     return fig
 
 
-def trump_value(t: pd.DataFrame, nt_mean: float | None) -> Figure:
+def trump_value(t: pd.DataFrame, by_length: pd.DataFrame, nt_mean: float | None) -> Figure:
     fig = _fig(
         4.4,
         "Trump suit value: chooser's score by his length and honours in trumps (95% CI)",
@@ -407,14 +407,12 @@ def trump_value(t: pd.DataFrame, nt_mean: float | None) -> Figure:
     ax_len.legend(loc="upper left", fontsize=8)
     # per suit, honours pooled: the four suits should agree
     for suit, color in zip("CDHS", ("#2ca02c", "#ff7f0e", "#d62728", "#1f77b4"), strict=True):
-        ds = t[t["trump"] == suit]
+        ds = by_length[(by_length["trump"] == suit) & (by_length["n"] >= MIN_N)]
         if ds.empty:
             continue
-        n = ds.groupby("length")["n"].sum()
-        total = (ds["mean"] * ds["n"]).groupby(ds["length"]).sum()
-        keep = n >= MIN_N
-        ax_suit.plot(
-            n.index[keep], (total / n)[keep], marker="o", ms=3, color=color, label=f"trump {suit}"
+        ax_suit.plot(ds["length"], ds["mean"], marker="o", ms=3, color=color, label=f"trump {suit}")
+        ax_suit.fill_between(
+            ds["length"], ds["ci_low"], ds["ci_high"], color=color, alpha=0.2, lw=0
         )
     ax_suit.set_xlabel("chooser's cards in the trump suit")
     ax_suit.set_title("per trump suit, honours pooled")
@@ -464,7 +462,16 @@ def _pair_order() -> list[tuple[str, str]]:
 
 
 def _double_heatmap(
-    t: pd.DataFrame, value: str, lo: str, hi: str, title: str, fmt, label: str, cmap: str, center
+    t: pd.DataFrame,
+    value: str,
+    lo: str,
+    hi: str,
+    title: str,
+    fmt,
+    label: str,
+    cmap: str,
+    center,
+    half_fmt=None,
 ) -> Figure:
     variants = list(dict.fromkeys(t["variant"]))
     order = _pair_order()
@@ -493,7 +500,7 @@ def _double_heatmap(
             dark = abs(grid[i, j] - center) > 0.6 * span
             text = fmt(grid[i, j])
             if np.isfinite(half[i, j]):
-                text += "\n±" + fmt(half[i, j]).lstrip("+")
+                text += "\n±" + (half_fmt or fmt)(half[i, j]).lstrip("+")
             ax.text(
                 j,
                 i,
@@ -539,6 +546,8 @@ def doubling_win_rate(t: pd.DataFrame, title: str | None = None) -> Figure:
         "P(doubler scores more than target)",
         "PuOr_r",
         0.5,
+        # large runs have intervals under one point: show a decimal rather than "±0%"
+        lambda x: f"{100 * x:.1f}%" if x < 0.01 else f"{100 * x:.0f}%",
     )
 
 

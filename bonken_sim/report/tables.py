@@ -255,6 +255,24 @@ def trump_value(stats: RunStats) -> pd.DataFrame:
     return frame[frame["n"] > 0].reset_index(drop=True)
 
 
+def trump_length(stats: RunStats) -> pd.DataFrame:
+    """The chooser's mean score with a suit as trump by his length in it, honours pooled, per
+    trump suit and over the four (``any``)."""
+    h = stats.hists.trump.sum(2)  # (4, 14, NS)
+    full = np.concatenate([h, h.sum(0, keepdims=True)])
+    n, s1, s2 = hist_moments(full, SCORE_VALUES)
+    ci = _ci_frame(n, s1, s2)
+    idx = np.indices(n.shape).reshape(2, -1)
+    frame = pd.DataFrame(
+        {
+            "trump": np.array(["C", "D", "H", "S", "any"])[idx[0]],
+            "length": idx[1],
+            **{k: a.reshape(-1) for k, a in ci.items()},
+        }
+    )
+    return frame[frame["n"] > 0].reset_index(drop=True)
+
+
 def nt_vs_suit(stats: RunStats) -> pd.DataFrame:
     """The chooser's score in troeven NT minus his score with his longest suit as trump (ties:
     more honours, then the higher suit), paired on the same deals, by his longest-suit
