@@ -12,9 +12,12 @@ the same run (basic strategies, all 12 variants) with
 Clusters and pools are started and warmed (one small run, so every worker has loaded the
 kernels) before the timed repeats, which run round-robin over the modes so that a change in
 machine load hits every mode alike; their start-up time is reported apart. Rates are deals
-per second of wall time, medians over the repeats. The JSON document (with the load average
-before and after every repeat) goes to benchmarks/results/. Issue targets: dask-2 at least
-1.6x dask-1, and within 15% of threads-2.
+per second of wall time, medians over the repeats. Also the CPU seconds per 100,000 deals
+spent by this process and all its descendants (forkserver, pool and Dask worker processes):
+the work each mode adds on top of playing and writing, which other processes' load does not
+change much, while wall times on a busy machine mean little. The JSON document (with the
+load average before and after every repeat) goes to benchmarks/results/. Issue targets:
+dask-2 at least 1.6x dask-1, and within 15% of threads-2.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+
+import psutil
 
 from bonken_sim.executors import make_spec, open_backend
 from bonken_sim.options import parse_count
@@ -81,17 +86,20 @@ def main() -> None:
             startup[mode] = time.perf_counter() - t0
             print(f"{mode:10s} started and warm in {startup[mode]:.1f} s", flush=True)
         rates: dict[str, list[float]] = {m: [] for m in modes}
+        cpu: dict[str, list[float]] = {m: [] for m in modes}
         loads: dict[str, list[list[float]]] = {m: [] for m in modes}
         for r in range(args.repeats):
             for mode in modes:
                 n = int(mode.split("-")[1])
                 before = os.getloadavg()[0]
+                c0 = _cpu_seconds()
                 wall = _one(mode, executors[mode], n, deals, chunk, args.seed, tmp / f"{mode}-{r}")
+                cpu[mode].append((_cpu_seconds() - c0) * 1e5 / deals)
                 rates[mode].append(deals / wall)
                 loads[mode].append([round(before, 2), round(os.getloadavg()[0], 2)])
                 print(
                     f"  repeat {r + 1}: {mode:10s} {deals / wall:10,.0f} deals/s "
-                    f"({wall:.2f} s; load {before:.2f})",
+                    f"({wall:.2f} s; {cpu[mode][-1]:.2f} CPU s per 1e5 deals; load {before:.2f})",
                     flush=True,
                 )
     finally:
@@ -102,10 +110,12 @@ def main() -> None:
                 pass
         shutil.rmtree(tmp, ignore_errors=True)
     med = {m: statistics.median(v) for m, v in rates.items()}
+    cpu_med = {m: statistics.median(v) for m, v in cpu.items()}
     print()
     for m in modes:
         print(
             f"{m:10s} median {med[m]:10,.0f} deals/s  ({', '.join(f'{x:,.0f}' for x in rates[m])})"
+            f"; {cpu_med[m]:.2f} CPU s per 1e5 deals"
         )
     ratios = {}
     if "dask-1" in med and "dask-2" in med:
@@ -133,6 +143,8 @@ def main() -> None:
         "rates": rates,
         "load_average_before_after": loads,
         "medians": med,
+        "cpu_seconds_per_1e5_deals": cpu,
+        "cpu_medians": cpu_med,
         "ratios": ratios,
         "targets": {"dask2_over_dask1": ">= 1.6", "dask2_over_threads2": ">= 0.85"},
     }
@@ -142,6 +154,19 @@ def main() -> None:
     path = out / f"bench_executors_{stamp}.json"
     path.write_text(json.dumps(doc, indent=1))
     print(f"\nsaved {path}")
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU seconds of this process and every live descendant."""
+    me = psutil.Process()
+    total = 0.0
+    for p in [me, *me.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system
+    return total
 
 
 def _one(mode: str, executor, n: int, deals: int, chunk: int, seed: int, out: Path) -> float:
