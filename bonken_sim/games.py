@@ -191,9 +191,12 @@ def play_games(
     doubling: bool = True,
     threads: int | None = None,
     models: Models | None = None,
+    table: np.ndarray | None = None,
 ) -> GameBatch:
     """Play games ``start … start + games − 1``; ``seating[i, p]`` indexes ``profiles`` for
-    seat p of game i (a (4,) seating applies to every game)."""
+    seat p of game i (a (4,) seating applies to every game). ``table``: a house ruleset's
+    table (``Ruleset.table``); the standard rules by default. The choice and doubling models
+    are the shipped ones, fitted under the standard rules."""
     threads = threads or os.cpu_count() or 1
     profs = [PROFILES[p] for p in profiles]
     seating = np.asarray(seating, dtype=np.int64)
@@ -201,7 +204,7 @@ def play_games(
         seating = np.broadcast_to(seating, (games, 4))
     card, choice, dbl = _seat_arrays(seating, profs)
     ma = model_arrays(models or load_models())
-    table = standard_table()
+    table = standard_table() if table is None else np.ascontiguousarray(table, dtype=np.int64)
     key = seed_key(seed)
     b = GameBatch(
         start,
@@ -241,7 +244,10 @@ def play_games(
         errors = list(pool.map(work, range(0, games, step)))
     for e in errors:
         if e == G.ERR_NOT_ZERO:
-            raise GameError("a game's settled totals do not sum to 0 (a bug: please report it)")
+            raise GameError(
+                "a game's settled totals do not sum to its contracts' totals (a bug: please "
+                "report it)"
+            )
         if e == G.ERR_NO_CONTRACT:
             raise GameError("a chooser had no legal contract (a bug: please report it)")
     return b

@@ -204,3 +204,18 @@ def test_profiles_parse_and_errors():
     with pytest.raises(ValueError, match="give one profile or 4"):
         parse_profiles("basic,random")
     assert issubclass(GameError, RuntimeError)
+
+
+def test_games_under_a_house_ruleset_use_its_table():
+    from bonken_sim.house_rules import preset
+
+    rules = preset("double-points")
+    b = play_games(500, 12, BASIC, ["basic"], table=rules.table)
+    v = b.variant.astype(np.int64)
+    totals = rules.table[:, F_TOTAL]
+    assert np.all(b.raw.sum(axis=2) == totals[v])  # the doubled contract totals
+    assert np.all(b.final.sum(axis=2) == totals[v])
+    assert np.all(b.totals.sum(axis=1) == totals[v].sum(axis=1))
+    assert not np.array_equal(totals, TOTALS)
+    std = play_games(500, 12, BASIC, ["basic"])
+    assert not np.array_equal(std.raw, b.raw)
