@@ -53,6 +53,8 @@ HCP_N = 38  # 0 … 37
 PAIRS = tuple((d, t) for d in range(R) for t in range(R) if d != t)
 NP = len(PAIRS)
 _SLOTS = [R * d + t for d, t in PAIRS]  # a pair's slot among all 16 (d, t)
+_PD = np.array([d for d, _ in PAIRS])
+_PT = np.array([t for _, t in PAIRS])
 
 #: per-seat hand features whose effect on the seat's own score is tabulated: name → values
 FEATURES: dict[str, int] = {
@@ -402,11 +404,9 @@ def _pair_mask(doubles: np.ndarray, seats: Sequence[int], n: int) -> np.ndarray:
     return np.stack([d[:, seats[a], seats[b]] for a, b in PAIRS])
 
 
-def _add_doubles(
-    hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray | None
-) -> None:
+def _add_doubles(hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray) -> None:
     """Fold s_doubler − s_target of every (variant, ordered pair) into ``hist`` (laid out
-    (HCP_N, R·R, V, ND): pair slot 4·d + t); with ``mask`` (V, NP, m) only those doubles.
+    (HCP_N, R·R, V, ND): pair slot 4·d + t).
 
     code = A[v, d] − B[v, t] with everything but the target's score folded into A and B
     beforehand, broadcast over all 16 (d, t) slots: one subtraction, 4x faster than
@@ -417,12 +417,17 @@ def _add_doubles(
     a = sidx + (hcp * (R * R * unit))[None] + rel * (R * unit)
     a += (np.arange(V) * ND + (ND - 1) // 2)[:, None, None]
     b = sidx - rel * unit
-    codes = a[:, :, None, :] - b[:, None, :, :]  # (V, R, R, m)
-    if mask is not None:
-        full = np.zeros((V, R * R, mask.shape[-1]), bool)
-        full[:, _SLOTS] = mask
-        codes = codes.reshape(V, R * R, -1)[full]
-    _bincount_into(hist, codes)
+    _bincount_into(hist, a[:, :, None, :] - b[:, None, :, :])
+
+
+def _add_rule_doubles(hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray):
+    """As :func:`_add_doubles`, only the doubles a rule made (``mask`` (V, NP, m)): a few
+    per deal, so they are picked out first and only they are coded."""
+    V = sidx.shape[0]
+    v, p, i = np.nonzero(mask)
+    d, t = _PD[p], _PT[p]
+    diff = sidx[v, d, i] - sidx[v, t, i] + (ND - 1) // 2
+    _bincount_into(hist, ((hcp[d, i] * (R * R) + R * d + t) * V + v) * ND + diff)
 
 
 def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:
@@ -501,9 +506,9 @@ def pass_one(
                     x = x * FEATURES[fname] + xf
                 _bincount_into(hist, base + (x * (V * R * NS))[None, :, :])
             hcp = feats["hcp"][:, a:b]
-            _add_doubles(wide["all"], sidx, hcp, None)
+            _add_doubles(wide["all"], sidx, hcp)
             for name, mask in masks.items():
-                _add_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
+                _add_rule_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
             _trump_stats(h, sidx, chooser_hand[a:b], feats, a, b, suit_v, nt_v)
     h.double = {k: np.ascontiguousarray(w[:, _SLOTS]) for k, w in wide.items()}
     return h, picks
