@@ -506,8 +506,10 @@ def _profiles_help() -> str:
     show_default=True,
     help="One profile for every seat, or four comma-separated (seat 0 … 3).",
 )
-@click.option("--order", default="free", show_default=True, help="Contract order: free or fixed.")
-@click.option("--doubling", default="on", show_default=True, help="Doubling: on or off.")
+@click.option(
+    "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
+)
+@click.option("--doubling", default=None, help="Doubling: on or off (default: the ruleset's).")
 @click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
 @click.option("--chunk-size", default=None, help="Games per Parquet part (default 20k).")
 @click.option("--out", default=None, type=click.Path(path_type=Path), help="Run directory.")
@@ -516,6 +518,7 @@ def _profiles_help() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 @_executor_options
+@_ruleset_options
 def game(
     games,
     seed,
@@ -533,11 +536,14 @@ def game(
     workers,
     scheduler,
     write_parts,
+    ruleset,
+    rules_file,
 ):
     """Play full 11-deal games (choice, doubling, settlement) into a Parquet run directory."""
     from .console import ProgressBar
     from .game_run import GameRunError, GameRunInterrupted, make_game_config, run_games
 
+    rules = _resolve_rules(ruleset, rules_file) if (ruleset or rules_file) else None
     try:
         cfg = make_game_config(
             games,
@@ -552,6 +558,7 @@ def game(
             workers=workers,
             scheduler=scheduler,
             write_parts=write_parts,
+            ruleset=rules,
         )
     except GameRunError as exc:
         raise UserError(str(exc)) from None
@@ -594,13 +601,27 @@ game.help = f"{game.help}\n\n{_profiles_help()}"
 @click.option("--games", required=True, callback=_count, help="Games in all (1e5, 10k, ...).")
 @click.option("--profiles", required=True, help="2 to 4 profiles, comma-separated.")
 @click.option("--seed", default="1", show_default=True, callback=_seed, help="Seed of the deals.")
-@click.option("--order", default="free", show_default=True, help="Contract order: free or fixed.")
-@click.option("--doubling", default="on", show_default=True, help="Doubling: on or off.")
+@click.option(
+    "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
+)
+@click.option("--doubling", default=None, help="Doubling: on or off (default: the ruleset's).")
 @click.option("--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @_executor_options(parts=False)
+@_ruleset_options
 def tournament(
-    games, profiles, seed, order, doubling, threads, as_json, executor, workers, scheduler
+    games,
+    profiles,
+    seed,
+    order,
+    doubling,
+    threads,
+    as_json,
+    executor,
+    workers,
+    scheduler,
+    ruleset,
+    rules_file,
 ):
     """Profiles against each other on the same deals, every seating arrangement equally often."""
     from .executors import make_spec
@@ -608,6 +629,11 @@ def tournament(
 
     spec = _wrap(make_spec, executor, workers, scheduler)
     names = _wrap(parse_tournament_profiles, profiles)
+    rules = _resolve_rules(ruleset, rules_file) if (ruleset or rules_file) else None
+    if order is None:
+        order = rules.order if rules else "free"
+    if doubling is None:
+        doubling = "off" if rules and not rules.doubling else "on"
     if order not in ("free", "fixed"):
         raise UserError(f"--order must be free or fixed, got {order!r}")
     if doubling not in ("on", "off"):
@@ -621,6 +647,7 @@ def tournament(
         doubling=doubling == "on",
         threads=threads,
         executor_spec=spec,
+        ruleset=rules,
     )
     click.echo(json.dumps(to_json(result), indent=1) if as_json else to_text(result))
 

@@ -86,6 +86,7 @@ class GameConfig:
     out: Path | None = None
     seed_drawn: bool = False
     executor_spec: ExecutorSpec = field(default_factory=ExecutorSpec)
+    rules: dict[str, Any] | None = None  # a house ruleset (Ruleset.to_dict); None: RULES.md
 
     def identity(self) -> dict[str, Any]:
         """What decides the bytes of the result (checked on --resume)."""
@@ -96,6 +97,8 @@ class GameConfig:
             "order": self.order,
             "doubling": self.doubling,
             "chunk_size": self.chunk_size,
+            # only a house ruleset is recorded, so runs made before rulesets still resume
+            **({"ruleset": self.rules} if self.rules is not None else {}),
         }
 
     @property
@@ -107,8 +110,8 @@ def make_game_config(
     games: Any,
     seed: Any = None,
     players: Any = "basic",
-    order: str = "free",
-    doubling: Any = True,
+    order: str | None = None,
+    doubling: Any = None,
     threads: Any = None,
     chunk_size: Any = None,
     out: Any = None,
@@ -116,6 +119,7 @@ def make_game_config(
     workers: Any = None,
     scheduler: Any = None,
     write_parts: Any = None,
+    ruleset: Any = None,
 ) -> GameConfig:
     """Validate every option; errors are GameRunError with a one-line message.
 
@@ -133,6 +137,16 @@ def make_game_config(
         chunk = DEFAULT_CHUNK if chunk_size is None else parse_count(chunk_size, "--chunk-size")
     except ValueError as exc:
         raise GameRunError(str(exc)) from None
+    rules = None
+    if ruleset is not None:  # --order / --doubling given on the command line win over it
+        from .house_rules import as_ruleset
+
+        r = as_ruleset(ruleset)
+        rules = None if r.is_standard else r.to_dict()
+        order = r.order if order is None else order
+        doubling = r.doubling if doubling is None else doubling
+    order = "free" if order is None else order
+    doubling = True if doubling is None else doubling
     if order not in ("free", "fixed"):
         raise GameRunError(f"--order must be free or fixed, got {order!r}")
     if isinstance(doubling, str):
@@ -156,6 +170,7 @@ def make_game_config(
         Path(out) if out else None,
         drawn,
         spec,
+        rules,
     )
 
 
@@ -430,6 +445,15 @@ def encode_table(table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
+def _table(rules: dict[str, Any] | None):
+    """The kernels' table of a recorded house ruleset (None: the standard rules)."""
+    if rules is None:
+        return None
+    from .house_rules import Ruleset
+
+    return Ruleset.from_dict(rules).table
+
+
 def play_game_part(task: GamePartTask) -> GamePartResult:
     """Play part ``task.index`` and encode (and, with ``root``, write) its two files."""
     import hashlib
@@ -454,6 +478,7 @@ def play_game_part(task: GamePartTask) -> GamePartResult:
         list(cfg.players),
         start=start,
         fixed_order=cfg.order == "fixed",
+        table=_table(cfg.rules),
         doubling=cfg.doubling,
         threads=cfg.threads,
     )

@@ -35,6 +35,7 @@ from .executors import (
     wrap_executor,
 )
 from .games import PROFILES, play_games, ranks
+from .house_rules import Ruleset
 from .ladder import Interval, mean_interval, wilson_interval
 from .rules import Contract
 
@@ -86,6 +87,7 @@ class SeatingTask:
     fixed_order: bool
     doubling: bool
     threads: int | None
+    rules: dict[str, Any] | None = None  # a house ruleset (Ruleset.to_dict); None: RULES.md
 
 
 @dataclass
@@ -114,6 +116,7 @@ def play_seating(task: SeatingTask) -> SeatingResult:
         start=task.lo,
         fixed_order=task.fixed_order,
         doubling=task.doubling,
+        table=None if task.rules is None else Ruleset.from_dict(task.rules).table,
         threads=task.threads,
     )
     rk = ranks(b.totals)
@@ -141,10 +144,12 @@ def run_tournament(
     threads: int | None = None,
     executor_spec: ExecutorSpec | None = None,
     executor: Executor | None = None,
+    ruleset: Ruleset | None = None,
 ) -> dict[str, Any]:
     """Play the tournament; in-process by default, or on ``executor`` (any
     ``concurrent.futures.Executor``) or the executor of ``executor_spec``. The result never
     depends on where it ran."""
+    rules = None if ruleset is None or ruleset.is_standard else ruleset.to_dict()
     arr = arrangements(len(profiles))
     sets = -(-games // len(arr))
     k = len(profiles)
@@ -172,7 +177,9 @@ def run_tournament(
             c_cnt[s, j, :] += r.c_cnt
 
     def task(seating: tuple[int, ...], lo: int, hi: int, threads: int | None) -> SeatingTask:
-        return SeatingTask(seed, seating, tuple(profiles), lo, hi, fixed_order, doubling, threads)
+        return SeatingTask(
+            seed, seating, tuple(profiles), lo, hi, fixed_order, doubling, threads, rules
+        )
 
     if backend is None:
         for seating in arr:
@@ -204,6 +211,7 @@ def run_tournament(
         "seed": seed,
         "order": "fixed" if fixed_order else "free",
         "doubling": doubling,
+        "ruleset": (ruleset or Ruleset()).name,
         "profiles": {},
     }
     for j, name in enumerate(profiles):

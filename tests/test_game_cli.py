@@ -167,3 +167,46 @@ def test_tournament_errors(profiles, message):
     res = CliRunner().invoke(cli, ["tournament", "--games", "10", "--profiles", profiles])
     assert res.exit_code == 2
     assert message in res.output
+
+
+def test_game_under_house_rules(tmp_path):
+    out = tmp_path / "dp"
+    res = _game("--games", "200", "--seed", "3", "--out", str(out), "--ruleset", "double-points")
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["config"]["ruleset"]["name"] == "double-points"
+    deals = pd.read_parquet(out / "deals")
+    raw = deals[[f"raw_{p}" for p in range(4)]].sum(axis=1)
+    doubled = {"bukken": -130, "vrouwen": -240, "domino": -100, "troeven": 260}
+    for contract, total in doubled.items():
+        assert (raw[deals.contract == contract] == total).all(), contract
+    fixed = tmp_path / "fx"
+    res = _game("--games", "50", "--seed", "3", "--out", str(fixed), "--ruleset", "fixed-order")
+    assert res.exit_code == 0, res.output
+    d = pd.read_parquet(fixed / "deals").sort_values(["game", "deal"])
+    first7 = d[d.deal < 7].groupby("game").variant.apply(list)
+    negatives = ["bukken", "hartenjagen", "herenboeren", "vrouwen", "hartenheer",
+                 "laatste_slag", "domino"]  # fmt: skip
+    assert len(first7) == 50 and all(v == negatives for v in first7)
+    # the command line wins over the ruleset's order
+    free = tmp_path / "fr"
+    res = _game("--games", "50", "--seed", "3", "--out", str(free), "--ruleset", "fixed-order",
+                "--order", "free")  # fmt: skip
+    assert res.exit_code == 0
+    assert json.loads((free / MANIFEST).read_text())["config"]["order"] == "free"
+    res = _game("--games", "10", "--out", str(tmp_path / "bad"), "--ruleset", "nosuch")
+    assert res.exit_code == 2 and "nosuch" in res.output
+
+
+def test_tournament_under_house_rules():
+    res = CliRunner().invoke(
+        cli,
+        ["tournament", "--games", "60", "--profiles", "basic,random", "--ruleset",
+         "double-points", "--json"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["ruleset"] == "double-points"
+    basic = doc["profiles"]["basic"]["per_contract"]["troeven"]["mean"]
+    rnd = doc["profiles"]["random"]["per_contract"]["troeven"]["mean"]
+    assert basic + rnd == pytest.approx(130.0)  # two seats each: 2·(b + r) = 260 per deal
