@@ -659,7 +659,8 @@ def first_pass(
                 absorb(pending.pop(i).result())
 
         for part in reversed(parts):
-            if not pending[part["index"]].cancel():
+            fut = pending.get(part["index"])  # gone: a worker did it and it was merged
+            if fut is None or not fut.cancel():
                 break
             del pending[part["index"]]
             absorb(pass_one(layout, [part], double_rules, choice_rules))
