@@ -625,7 +625,8 @@ def tournament(
 ):
     """Profiles against each other on the same deals, every seating arrangement equally often."""
     from .executors import make_spec
-    from .tournament import parse_tournament_profiles, run_tournament, to_json, to_text
+    from .ladder import to_json
+    from .tournament import parse_tournament_profiles, run_tournament, to_text
 
     spec = _wrap(make_spec, executor, workers, scheduler)
     names = _wrap(parse_tournament_profiles, profiles)

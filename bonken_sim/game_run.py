@@ -51,7 +51,17 @@ from .executors import (
     wrap_executor,
 )
 from .games import DEALS_PER_GAME, PAIRS, GameBatch, parse_profiles, play_games, ranks
-from .io import VARIANT_CONTRACT, VARIANT_TRUMP, PartFile, sha256_file, tmp_name, write_bytes
+from .io import (
+    VARIANT_CONTRACT,
+    VARIANT_TRUMP,
+    NotARun,
+    PartFile,
+    read_manifest,
+    sha256_file,
+    tmp_name,
+    write_bytes,
+    write_manifest,
+)
 from .options import parse_count, parse_seed
 from .rules import TRUMPS, VARIANTS, Contract
 
@@ -268,54 +278,20 @@ def _now() -> str:
 
 
 def default_game_out(seed: int, base: Path = RESULTS_DIR) -> Path:
-    try:
-        base.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise GameRunError(f"cannot create {base}/: {exc.strerror or exc}") from None
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    for k in range(1, 10_000):
-        path = base / (f"games-{stamp}-seed{seed}" + (f"-{k}" if k > 1 else ""))
-        try:
-            path.mkdir()
-            return path
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise GameRunError(f"cannot create {path}: {exc.strerror or exc}") from None
-    raise GameRunError(f"cannot find a free directory name under {base}")  # pragma: no cover
+    """A new directory ``results/games-<UTC time>-seed<seed>[-k]``."""
+    from .simulate import RunError, default_out
 
-
-def _write_manifest(root: Path, manifest: dict) -> None:
-    path = root / MANIFEST
-    tmp = tmp_name(path)
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(manifest, fh, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+        return default_out(seed, base, prefix="games")
+    except RunError as exc:
+        raise GameRunError(str(exc)) from None
 
 
 def read_game_manifest(root: Path) -> dict:
-    path = Path(root) / MANIFEST
-    if not path.is_file():
-        raise GameRunError(f"{root} is not a bonken-sim game run (no {MANIFEST})")
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GameRunError(f"{path} is not a valid manifest: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise GameRunError(f"{root} is not a bonken-sim game run")
-    if doc.get("schema_version") != SCHEMA_VERSION:
-        raise GameRunError(
-            f"{path}: schema version {doc.get('schema_version')} is not supported "
-            f"(this bonken-sim writes {SCHEMA_VERSION})"
-        )
-    return doc
+        return read_manifest(root, FORMAT, SCHEMA_VERSION, kind="game run")
+    except NotARun as exc:
+        raise GameRunError(str(exc)) from None
 
 
 def _our_files(root: Path) -> list[Path]:
@@ -387,7 +363,7 @@ def _prepare(cfg: GameConfig, resume: bool, force: bool) -> tuple[Path, dict, se
         }
     manifest["state"] = "incomplete"
     manifest["sessions"].append({"start": _now(), "threads": cfg.threads})
-    _write_manifest(root, manifest)
+    write_manifest(root, manifest)
     return root, manifest, done
 
 
@@ -583,7 +559,7 @@ def run_games(
         manifest["parts"] = [p for p in manifest["parts"] if p["index"] != entry["index"]]
         manifest["parts"].append(entry)
         manifest["parts"].sort(key=lambda p: p["index"])
-        _write_manifest(root, manifest)
+        write_manifest(root, manifest)
         played += entry["games"]
         t_play += res.play_seconds
         if progress is not None:
@@ -619,7 +595,7 @@ def run_games(
     except KeyboardInterrupt:
         stop(cancel=True)
         with contextlib.suppress(OSError):
-            _write_manifest(root, manifest)
+            write_manifest(root, manifest)
         raise GameRunInterrupted(f"interrupted: {resume_hint()}") from None
     except OSError as exc:
         stop(cancel=True)
@@ -627,7 +603,7 @@ def run_games(
     stop(cancel=False)
     manifest["state"] = "complete"
     session.update(games_played=played, play_seconds=round(t_play, 3))
-    _write_manifest(root, manifest)
+    write_manifest(root, manifest)
     files = [p[f] for p in manifest["parts"] for f in ("deals_file", "games_file")]
     return GameRunResult(
         root,

@@ -435,26 +435,32 @@ def is_run_dir(path: Path) -> bool:
     return (Path(path) / MANIFEST).is_file()
 
 
-def read_manifest(path: str | os.PathLike) -> dict:
-    """The manifest of run directory ``path``; NotARun with a clear message otherwise."""
+def read_manifest(
+    path: str | os.PathLike,
+    fmt: str = FORMAT,
+    schema_version: int = SCHEMA_VERSION,
+    kind: str = "run",
+) -> dict:
+    """The manifest of run directory ``path`` (of format ``fmt``, e.g. a game run's);
+    NotARun with a clear message otherwise."""
     root = Path(path)
     if not root.exists():
         raise NotARun(f"{root} does not exist")
     if not root.is_dir():
-        raise NotARun(f"{root} is not a directory (expected a bonken-sim run directory)")
+        raise NotARun(f"{root} is not a directory (expected a bonken-sim {kind} directory)")
     mpath = root / MANIFEST
     if not mpath.is_file():
-        raise NotARun(f"{root} is not a bonken-sim run directory (no {MANIFEST})")
+        raise NotARun(f"{root} is not a bonken-sim {kind} directory (no {MANIFEST})")
     try:
         doc = json.loads(mpath.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise NotARun(f"{mpath} is not a valid manifest: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise NotARun(f"{mpath} is not a bonken-sim run manifest")
-    if doc.get("schema_version") != SCHEMA_VERSION:
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise NotARun(f"{mpath} is not a bonken-sim {kind} manifest")
+    if doc.get("schema_version") != schema_version:
         raise NotARun(
             f"{mpath}: schema version {doc.get('schema_version')} is not supported "
-            f"by this bonken-sim (schema version {SCHEMA_VERSION})"
+            f"by this bonken-sim (schema version {schema_version})"
         )
     return doc
 

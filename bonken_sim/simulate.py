@@ -668,9 +668,9 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def default_out(seed: int, base: Path | str = RESULTS_DIR) -> Path:
-    """A new directory ``results/run-<UTC time>-seed<seed>[-k]``; created here, so two runs
-    started at the same second never share one."""
+def default_out(seed: int, base: Path | str = RESULTS_DIR, prefix: str = "run") -> Path:
+    """A new directory ``results/<prefix>-<UTC time>-seed<seed>[-k]``; created here, so two
+    runs started at the same second never share one."""
     base = Path(base)
     try:
         base.mkdir(parents=True, exist_ok=True)
@@ -678,7 +678,7 @@ def default_out(seed: int, base: Path | str = RESULTS_DIR) -> Path:
         raise RunError(f"cannot create {base}/: {exc.strerror or exc}") from None
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     for k in range(1, 10_000):
-        path = base / (f"run-{stamp}-seed{seed}" + (f"-{k}" if k > 1 else ""))
+        path = base / (f"{prefix}-{stamp}-seed{seed}" + (f"-{k}" if k > 1 else ""))
         try:
             path.mkdir()
             return path

@@ -228,18 +228,6 @@ def run_tournament(
     return out
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, Interval):
-        return x.as_dict()
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    return x
-
-
-def to_json(result: dict[str, Any]) -> dict[str, Any]:
-    return _jsonable(result)
-
-
 def _ci(iv: Interval, pct: bool = False) -> str:
     if iv.n == 0 or math.isnan(iv.mean):
         return "-"

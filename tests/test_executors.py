@@ -19,9 +19,10 @@ from bonken_sim.cli import main
 from bonken_sim.executors import DASK_EXTRA, WorkerMismatch, dask_available
 from bonken_sim.game_run import make_game_config, run_games
 from bonken_sim.io import read_manifest, result_digest, sha256_file, verify_run
+from bonken_sim.ladder import to_json
 from bonken_sim.simulate import ChunkTask, RunError, _versions, make_config, play_chunk
 from bonken_sim.simulate import run as run_dir
-from bonken_sim.tournament import run_tournament, to_json
+from bonken_sim.tournament import run_tournament
 
 simulate = importlib.import_module("bonken_sim.simulate")  # the module, not the function
 
