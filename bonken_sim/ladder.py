@@ -26,8 +26,8 @@ from ._core.ruleset import F_TOTAL, standard_table
 from .choice import NAMES, Models, choose, load_models
 from .doubling import doubles
 from .selfplay import self_play
+from .stats import Z95, wilson_ci
 
-Z95 = 1.959963984540054
 RUNGS = (("random", "basic"),)  # (lower tier, hero tier); advanced joins when it exists
 
 
@@ -59,11 +59,8 @@ def mean_interval(x: np.ndarray) -> Interval:
 def wilson_interval(k: int, n: int) -> Interval:
     if n == 0:
         return Interval(math.nan, math.nan, math.nan, 0)
-    p = k / n
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    e = wilson_ci(k, n)
+    return Interval(e.mean, e.lo, e.hi, n)
 
 
 def card_play_rung(
