@@ -24,18 +24,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import platform
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import __version__
 from .executors import (
     SHARED_HINT,
     Backend,
@@ -64,6 +61,8 @@ from .io import (
 )
 from .options import parse_count, parse_seed
 from .rules import TRUMPS, VARIANTS, Contract
+from .simulate import RunError, _now, default_out
+from .simulate import _versions as _run_versions
 
 FORMAT = "bonken-sim-games"
 SCHEMA_VERSION = 1
@@ -258,29 +257,12 @@ def games_table(b: GameBatch, players: tuple[str, ...], metadata: dict):
 
 
 def _versions() -> dict[str, str]:
-    import numba
-    import pyarrow
-
-    from ._core._jit import cache_dir
-
-    return {
-        "bonken_sim": __version__,
-        "engine": cache_dir().name,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "pyarrow": pyarrow.__version__,
-        "python": platform.python_version(),
-    }
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The versions a run records (the same as ``run``'s; a copy, as the manifest is edited)."""
+    return dict(_run_versions())
 
 
 def default_game_out(seed: int, base: Path = RESULTS_DIR) -> Path:
     """A new directory ``results/games-<UTC time>-seed<seed>[-k]``."""
-    from .simulate import RunError, default_out
-
     try:
         return default_out(seed, base, prefix="games")
     except RunError as exc:
