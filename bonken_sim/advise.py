@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from .house_rules import STANDARD, RulesError, Ruleset
 from .options import parse_count, parse_seed
 from .play import parse_strategies, strategy_array, strategy_names
 from .rules import (
@@ -69,6 +70,9 @@ class AdviseConfig:
     seed_drawn: bool
     strategies: tuple[Strategy, ...]
     threads: int
+    ruleset: Ruleset = STANDARD
+    turns_left: int | None = None  # the chooser's turns left, this one included
+    reference_run: str | None = None  # a run directory whose means replace the on-the-fly ones
 
     @property
     def role(self) -> str:
@@ -118,8 +122,13 @@ def make_config(
     seed: str | int | None = None,
     strategies: str = "basic",
     threads: int | str | None = None,
+    ruleset: str | None = None,
+    rules_file: str | None = None,
+    turns_left: int | str | None = None,
+    reference: str | None = None,
 ) -> AdviseConfig:
     """Validate user input; every error is an ``AdviseError`` naming the option."""
+    from .house_rules import resolve
     from .simulate import MAX_THREADS, default_threads
 
     mask = parse_hand13(hand)
@@ -153,23 +162,40 @@ def make_config(
             raise AdviseError(
                 f"--threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}"
             )
-    return AdviseConfig(mask, seat_i, variants, trump_used, n, seed_i, drawn, strats, n_threads)
+    try:
+        rules = resolve(ruleset, rules_file)
+    except RulesError as exc:
+        raise AdviseError(str(exc)) from None
+    turns = parse_turns_left(turns_left, seat_i)
+    ref = None if reference is None else str(reference)
+    return AdviseConfig(
+        mask, seat_i, variants, trump_used, n, seed_i, drawn, strats, n_threads, rules, turns, ref
+    )
+
+
+MAX_TURNS = 3  # 11 deals, 4 players: nobody chooses more than three times in a game
+
+
+def parse_turns_left(value: int | str | None, seat: int) -> int | None:
+    """``--turns-left K``: the chooser's choosing turns left in the game, this one included."""
+    if value is None:
+        return None
+    try:
+        k = int(str(value).strip())
+    except ValueError:
+        k = 0
+    if not 1 <= k <= MAX_TURNS:
+        raise AdviseError(
+            f"--turns-left must be a whole number from 1 to {MAX_TURNS} (this turn included), "
+            f"got {value!r}"
+        )
+    if seat != SEATS["chooser"]:
+        raise AdviseError("--turns-left is for the chooser (--seat chooser)")
+    return k
 
 
 # ---------------------------------------------------------------------------------------
 # Playing the deals
-
-
-_TABLE: np.ndarray | None = None
-
-
-def _table() -> np.ndarray:
-    global _TABLE
-    if _TABLE is None:
-        from ._core.ruleset import standard_table
-
-        _TABLE = standard_table()
-    return _TABLE
 
 
 def conditional_scores(
@@ -180,6 +206,7 @@ def conditional_scores(
     seed: int,
     start: int,
     n: int,
+    ruleset: Ruleset = STANDARD,
 ) -> np.ndarray:
     """Raw scores (n, len(variants), 4) of conditional deals ``start … start+n−1``."""
     from ._core.conditional import conditional_batch
@@ -194,14 +221,19 @@ def conditional_scores(
         DEALER,
         variants,
         strategies,
-        _table(),
+        ruleset.table,
         scores,
     )
     return scores
 
 
 def reference_scores(
-    variants: np.ndarray, strategies: np.ndarray, seed: int, start: int, n: int
+    variants: np.ndarray,
+    strategies: np.ndarray,
+    seed: int,
+    start: int,
+    n: int,
+    ruleset: Ruleset = STANDARD,
 ) -> np.ndarray:
     """Raw scores (n, len(variants), 4) of unconditional deals ``start … start+n−1`` of the
     seed: the deals of ``bonken-sim run --seed S`` (dealer seat 0)."""
@@ -215,7 +247,7 @@ def reference_scores(
         DEALER,
         variants,
         strategies,
-        _table(),
+        ruleset.table,
         np.empty((n, 4), np.uint64),
         scores,
         np.empty((n, len(variants), 4), np.int8),
@@ -291,15 +323,17 @@ def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS, reference: bool = True) ->
     me = cfg.seat
     cpu = {"conditional": 0.0, "reference": 0.0}
 
+    rules = cfg.ruleset
+
     def cond_task(start: int, n: int) -> tuple[str, Sums, float]:
         c0 = time.thread_time()
-        s = Sums.of(conditional_scores(cfg.hand, me, variants, strat, cfg.seed, start, n), me)
-        return "conditional", s, time.thread_time() - c0
+        scores = conditional_scores(cfg.hand, me, variants, strat, cfg.seed, start, n, rules)
+        return "conditional", Sums.of(scores, me), time.thread_time() - c0
 
     def ref_task(start: int, n: int) -> tuple[str, Sums, float]:
         c0 = time.thread_time()
-        s = Sums.of(reference_scores(variants, strat, cfg.seed, start, n), me)
-        return "reference", s, time.thread_time() - c0
+        scores = reference_scores(variants, strat, cfg.seed, start, n, rules)
+        return "reference", Sums.of(scores, me), time.thread_time() - c0
 
     tasks: list[tuple[Callable[[int, int], tuple[str, Sums, float]], int, int]] = []
     for start, n in _chunks(cfg.deals, chunk):
@@ -307,7 +341,7 @@ def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS, reference: bool = True) ->
         if reference:
             tasks.append((ref_task, start, n))
     totals = {"conditional": Sums.zeros(nv), "reference": Sums.zeros(nv)}
-    _load_kernels(reference)
+    _load_kernels(reference, rules)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-advise")
     try:
@@ -384,8 +418,44 @@ def _variant_doc(v: Variant, j: int, cfg: AdviseConfig, played: Played) -> dict[
     }
 
 
-def _summary_line(cfg: AdviseConfig, ranked: list[dict[str, Any]]) -> str:
-    best = ranked[0]
+def policy_choice(cfg: AdviseConfig, ranked: list[dict[str, Any]]) -> dict[str, Any]:
+    """The contract the choice policy (STRATEGIES.md §4, ``choice.choose``) takes, applied to
+    the simulated relative values.
+
+    Without ``--turns-left`` the best relative value wins. With it, a chooser who still has
+    his troeven calls it when its best option beats the best negative by more than τ_k (the
+    fitted threshold for k turns left), and must call it on his last turn (RULES.md §6).
+    """
+    from .choice import load_models
+
+    negatives = [r for r in ranked if r["contract"] != Contract.TROEVEN.label]
+    troevens = [r for r in ranked if r["contract"] == Contract.TROEVEN.label]
+    k = cfg.turns_left
+    if k is None or not troevens:
+        return {"variant": ranked[0]["variant"], "rule": "the best value relative to its average"}
+    if k == 1 or not negatives:
+        return {
+            "variant": troevens[0]["variant"],
+            "rule": "your last turn with troeven still to call: the best troeven"
+            if k == 1
+            else "only troeven is available",
+        }
+    tau = load_models().tau(k)
+    gap = troevens[0]["relative"]["mean"] - negatives[0]["relative"]["mean"]
+    call = gap > tau
+    return {
+        "variant": (troevens if call else negatives)[0]["variant"],
+        "rule": (
+            f"{k} turns left: troeven is called when its best option beats the best negative "
+            f"by more than tau_{k} = {tau:.2f} points; here by {gap:+.2f}"
+        ),
+        "tau": tau,
+        "troeven_gap": gap,
+    }
+
+
+def _summary_line(cfg: AdviseConfig, ranked: list[dict[str, Any]], pick: str) -> str:
+    best = next(r for r in ranked if r["variant"] == pick)
     rel = best["relative"]
     half = (rel["ci95"][1] - rel["ci95"][0]) / 2
     if cfg.role == "chooser":
@@ -398,16 +468,49 @@ def _summary_line(cfg: AdviseConfig, ranked: list[dict[str, Any]]) -> str:
     )
 
 
+def _model_values(cfg: AdviseConfig) -> dict[str, float]:
+    """The fitted choice model's relative value of the hand per variant (what the
+    ``game`` profiles decide on), for comparison with the simulation."""
+    from .choice import load_models, relative_values
+
+    names = [v.name for v in cfg.variants]
+    hands = np.array([cfg.hand], np.uint64)
+    rel = relative_values(load_models(), hands, cfg.seat, names)[0]
+    return {n: float(x) for n, x in zip(names, rel, strict=True)}
+
+
 def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
     """Simulate and return the advice as one JSON-ready document (see the README)."""
-    played = play(cfg, chunk=chunk)
+    if cfg.reference_run is not None:
+        from .advise_reference import reference_sums
+
+        t0 = time.perf_counter()
+        ref = reference_sums(cfg)
+        ref_seconds = time.perf_counter() - t0
+        played = play(cfg, chunk=chunk, reference=False)
+        played.ref = ref
+        played.cpu_seconds["reference_read"] = ref_seconds
+        reference = (
+            f"the seat's mean over the {ref.n:,} deals of run {cfg.reference_run} "
+            "(dealer seat 0, same strategies, ruleset and engine)"
+        )
+    else:
+        played = play(cfg, chunk=chunk)
+        reference = (
+            f"the seat's mean over deals 0..{cfg.deals - 1} of the seed, unconditional, "
+            "as bonken-sim run deals and plays them (dealer seat 0)"
+        )
     rows = [_variant_doc(v, j, cfg, played) for j, v in enumerate(cfg.variants)]
+    model = _model_values(cfg) if cfg.ruleset.is_standard else {}
+    for row in rows:
+        row["model_relative"] = model.get(row["variant"])
     ranked = sorted(rows, key=lambda r: -r["relative"]["mean"])
     for i, row in enumerate(ranked, 1):
         row["rank"] = i
     negatives = [r for r in ranked if r["contract"] != Contract.TROEVEN.label]
     troevens = [r for r in ranked if r["contract"] == Contract.TROEVEN.label]
     chosen = {v.name for v in cfg.variants}
+    policy = policy_choice(cfg, ranked)
     return {
         "command": "advise",
         "version": __version__,
@@ -420,17 +523,18 @@ def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
         "hand": [card_str(c) for c in mask_cards(cfg.hand)],
         "hand_text": hand_str(cfg.hand),
         "strategies": strategy_names(cfg.strategies).split(","),
+        "ruleset": cfg.ruleset.to_dict(),
         "threads": cfg.threads,
         "trump_used": cfg.trump_used,
+        "turns_left": cfg.turns_left,
         "available": [v.name for v in cfg.variants],
         "not_available": [v.name for v in VARIANTS if v.name not in chosen],
-        "reference": (
-            f"the seat's mean over deals 0..{cfg.deals - 1} of the seed, unconditional, "
-            "as bonken-sim run deals and plays them (dealer seat 0)"
-        ),
-        "recommendation": _summary_line(cfg, ranked),
+        "reference": reference,
+        "reference_run": cfg.reference_run,
+        "recommendation": _summary_line(cfg, ranked, policy["variant"]),
+        "policy": policy,
         "ranking": [r["variant"] for r in ranked],
-        "best": ranked[0]["variant"],
+        "best": policy["variant"],
         "best_negative": negatives[0]["variant"] if negatives else None,
         "best_troeven": troevens[0]["variant"] if troevens else None,
         "variants": ranked,
@@ -438,17 +542,22 @@ def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
             "wall": played.wall_seconds,
             "conditional_cpu": played.cpu_seconds["conditional"],
             "reference_cpu": played.cpu_seconds["reference"],
+            **(
+                {"reference_read": played.cpu_seconds["reference_read"]}
+                if "reference_read" in played.cpu_seconds
+                else {}
+            ),
         },
     }
 
 
-def _load_kernels(reference: bool) -> None:
+def _load_kernels(reference: bool, rules: Ruleset = STANDARD) -> None:
     """Compile or load the kernels on this thread, before the pool calls them from several."""
     variants = np.zeros(1, np.int64)
     strat = np.ones(4, np.int64)
-    conditional_scores((1 << 13) - 1, 2, variants, strat, 0, 0, 1)
+    conditional_scores((1 << 13) - 1, 2, variants, strat, 0, 0, 1, rules)
     if reference:
-        reference_scores(variants, strat, 0, 0, 1)
+        reference_scores(variants, strat, 0, 0, 1, rules)
 
 
 def warm() -> None:

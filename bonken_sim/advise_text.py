@@ -31,15 +31,28 @@ def advice_lines(doc: Doc) -> list[str]:
     strat = strategies[0] if len(set(strategies)) == 1 else ",".join(strategies)
     seed = f"seed {doc['seed']}" + (" (drawn)" if doc["seed_drawn"] else "")
     threads = f"{doc['threads']} thread" + ("s" if doc["threads"] != 1 else "")
+    rules = doc["ruleset"]["name"]
+    turns = doc.get("turns_left")
+    state = ", your troeven is used" if doc["trump_used"] and chooser else ""
+    if turns is not None:
+        state += f", {turns} choosing turn{'s' if turns != 1 else ''} left"
     lines = [
         f"bonken-sim advise: you are the {doc['seat']} (seat {doc['seat_index']}; dealer seat "
-        f"{doc['dealer']})" + (", your troeven is used" if doc["trump_used"] and chooser else ""),
+        f"{doc['dealer']}){state}",
         f"  hand  {doc['hand_text']}",
-        f"  {doc['deals']:,} deals, {seed}, strategies {strat}, {threads}, "
+        f"  {doc['deals']:,} deals, {seed}, strategies {strat}, ruleset {rules}, {threads}, "
         f"{doc['seconds']['wall']:.1f} s",
+        "  contract averages: "
+        + (
+            f"run {doc['reference_run']}"
+            if doc.get("reference_run")
+            else f"simulated on deals 0..{doc['deals'] - 1:,} of the seed, as bonken-sim run plays them"
+        ),
         "",
         f">> {doc['recommendation']}",
     ]
+    if chooser:
+        lines.append(f"   policy: {doc['policy']['rule']}")
     rows = {r["variant"]: r for r in doc["variants"]}
 
     def best(name: str | None) -> str:
@@ -65,13 +78,20 @@ def advice_lines(doc: Doc) -> list[str]:
         "",
         "  contracts ranked by your score relative to the contract's average at your seat "
         "(mean ± 95% CI)",
-        f"  {'rank':>4}  {'contract':<12} {'your score':>16} {'seat average':>16} {'relative':>16}",
+        f"  {'rank':>4}  {'contract':<12} {'your score':>16} {'seat average':>16} "
+        f"{'relative':>16} {'model':>7}",
     ]
     for r in doc["variants"]:
+        model = r.get("model_relative")
         lines.append(
             f"  {r['rank']:>4}  {r['variant']:<12} {_pm(r['expected']):>16} "
-            f"{_pm(r['average']):>16} {_pm(r['relative']):>16}"
+            f"{_pm(r['average']):>16} {_pm(r['relative']):>16} "
+            + (f"{model:+7.2f}" if model is not None else f"{'-':>7}")
         )
+    lines.append(
+        "  (model: the fitted choice model's relative value for this hand, what the game "
+        "profiles decide on)"
+    )
     if doc["not_available"]:
         lines.append(f"  not available: {', '.join(doc['not_available'])}")
     lines += ["", *doubling_lines(doc)]

@@ -961,8 +961,35 @@ def summary(run_dir, as_json):
     help="One strategy for all seats or four, comma-separated (random, basic).",
 )
 @click.option("--threads", metavar="T", help="Worker threads. [default: the CPUs available]")
+@click.option(
+    "--turns-left",
+    metavar="K",
+    help="The chooser's choosing turns left in this game, this one included (1-3): the "
+    "recommendation then decides when to spend troeven as the game profiles do.",
+)
+@click.option(
+    "--reference",
+    metavar="RUN_DIR",
+    help="Take the contract averages from this bonken-sim run (same strategies and ruleset, "
+    "dealer 0) instead of simulating them: about twice as fast.",
+)
+@_ruleset_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
-def advise(hand, seat, available, trump_used, deals, seed, strategies, threads, as_json):
+def advise(
+    hand,
+    seat,
+    available,
+    trump_used,
+    deals,
+    seed,
+    strategies,
+    threads,
+    turns_left,
+    reference,
+    ruleset,
+    rules_file,
+    as_json,
+):
     """Which contract to choose and whom to double, for the hand in front of you.
 
     Keeps your 13 cards at your seat, deals the other 39 at random and plays every contract
@@ -982,10 +1009,19 @@ def advise(hand, seat, available, trump_used, deals, seed, strategies, threads, 
             seed=seed,
             strategies=strategies,
             threads=threads,
+            ruleset=ruleset,
+            rules_file=rules_file,
+            turns_left=turns_left,
+            reference=reference,
         )
     except AdviseError as exc:
         raise UserError(str(exc)) from None
-    doc = run_advise(cfg)
+    from .advise_reference import ReferenceError
+
+    try:
+        doc = run_advise(cfg)
+    except ReferenceError as exc:
+        raise UserError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(doc, indent=1))
         return

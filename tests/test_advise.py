@@ -133,6 +133,7 @@ def test_document_structure():
             "average",
             "relative",
             "doubling",
+            "model_relative",
         }
         assert set(r["expected"]) == set(r["average"]) == {"mean", "sd", "ci95"}
         assert set(r["relative"]) == {"mean", "se", "ci95"}

@@ -74,9 +74,14 @@ def test_table_starts_with_the_recommendation(capsys):
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("bonken-sim advise: you are the chooser (seat 2")
-    assert "400 deals, seed 3, strategies basic, 1 thread," in lines[2]
-    assert lines[4].startswith(">> choose ")
-    assert "best negative:" in lines[5] and "best troeven:" in lines[5]
+    assert "400 deals, seed 3, strategies basic, ruleset standard, 1 thread," in lines[2]
+    assert (
+        lines[3]
+        == "  contract averages: simulated on deals 0..399 of the seed, as bonken-sim run plays them"
+    )
+    assert lines[5].startswith(">> choose ")
+    assert lines[6] == "   policy: the best value relative to its average"
+    assert "best negative:" in lines[7] and "best troeven:" in lines[7]
     ranked = [ln for ln in lines if re.match(r"\s+\d+  [a-z_]+[A-Z]* +[+-]\d", ln)]
     assert len(ranked) == 12 and [int(ln.split()[0]) for ln in ranked] == list(range(1, 13))
     assert any(ln.startswith("  doubling back") for ln in lines)
@@ -98,8 +103,8 @@ def test_non_chooser_table_and_drawn_seed(capsys):
     assert code == 0
     lines = out.splitlines()
     assert "(drawn)" in lines[2]
-    assert lines[4].startswith(">> you would like ")
-    assert "least wanted:" in lines[5]
+    assert lines[5].startswith(">> you would like ")
+    assert "least wanted:" in lines[6]
     assert "not available: hartenjagen, herenboeren" in out
     header = next(ln for ln in lines if ln.lstrip().startswith("contract") and "vs seat" in ln)
     assert "vs seat 3 doubler" in header and "vs seat 1 leader" in header
