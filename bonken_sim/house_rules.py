@@ -12,6 +12,8 @@ A rules file is TOML: a preset plus overrides, for example::
     heart_lead = "broken"
     trump_play = "must-overtrump"
     domino_open = 7
+    domino_aces = "first-fixes"
+    domino_ace_or_two = true
 
     [points]
     vrouwen.queen = -25
@@ -30,6 +32,8 @@ from typing import Any
 import numpy as np
 
 from ._core.ruleset import (
+    ACES_EITHER,
+    ACES_HIGH,
     HEART_LEAD_BANNED,
     HEART_LEAD_BROKEN,
     HEART_LEAD_FREE,
@@ -43,6 +47,7 @@ from ._core.ruleset import (
 HEART_LEADS = {"banned": HEART_LEAD_BANNED, "broken": HEART_LEAD_BROKEN, "free": HEART_LEAD_FREE}
 TRUMP_PLAYS = {"optional": TRUMP_OPTIONAL, "must-trump": TRUMP_MUST, "must-overtrump": TRUMP_OVER}
 DOMINO_OPENS = (8, 7)
+DOMINO_ACES = {"high": ACES_HIGH, "first-fixes": ACES_EITHER}
 ORDERS = ("free", "fixed")
 POINT_KEYS = tuple(STANDARD_POINTS)
 MAX_POINTS = 1000  # |any point value|: keeps every deal's scores well inside int16
@@ -89,6 +94,16 @@ _TRUMP_WORDS = {
 }
 
 
+_ACE_WORDS = {
+    "high": "an ace goes above the king only",
+    "first-fixes": "the first ace laid fixes where aces go, for all suits: until then an ace "
+    "may be laid once the king of its suit is on the table (above it) or once the 2 of its "
+    "suit is (below it); when both are there it goes above the king. Once the first ace has "
+    "gone above a king, aces go above the king only; once it has gone below a 2, aces go "
+    "below the 2 only and a row then runs from the ace up to the king",
+}
+
+
 class RulesError(ValueError):
     """A bad ruleset name, rules file or ruleset record; the message names the key."""
 
@@ -101,6 +116,8 @@ class Ruleset:
     heart_lead: str = "banned"
     trump_play: str = "optional"
     domino_open: int = 8
+    domino_aces: str = "high"
+    domino_ace_or_two: bool = False
     order: str = "free"
     doubling: bool = True
     points: tuple[tuple[str, int], ...] = field(default=tuple(STANDARD_POINTS.items()))
@@ -127,6 +144,8 @@ class Ruleset:
             heart_lead=HEART_LEADS[self.heart_lead],
             trump_play=TRUMP_PLAYS[self.trump_play],
             domino_open=self.domino_open - 2,  # rank index: the 8 is 6, the 7 is 5
+            domino_aces=DOMINO_ACES[self.domino_aces],
+            domino_needs=int(self.domino_ace_or_two),
         )
 
     def game_total(self) -> int:
@@ -155,6 +174,8 @@ class Ruleset:
             "heart_lead": self.heart_lead,
             "trump_play": self.trump_play,
             "domino_open": self.domino_open,
+            "domino_aces": self.domino_aces,
+            "domino_ace_or_two": self.domino_ace_or_two,
             "order": self.order,
             "doubling": self.doubling,
             "points": self.point,
@@ -162,14 +183,16 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "ruleset") -> Ruleset:
-        """The inverse of :meth:`to_dict` (every key required, nothing unknown)."""
+        """The inverse of :meth:`to_dict` (every key required, nothing unknown; the options
+        added after the first records, ``_LATER_KEYS``, default to RULES.md so that older
+        traces and manifests still read)."""
         if not isinstance(data, dict):
             raise RulesError(f"{where}: expected a table of rules, got {data!r}")
         want = set(STANDARD.to_dict())
         unknown = sorted(set(data) - want)
         if unknown:
             raise RulesError(f"{where}: unknown key {unknown[0]!r}")
-        missing = sorted(want - set(data))
+        missing = sorted(want - set(data) - set(_LATER_KEYS))
         if missing:
             raise RulesError(f"{where}: missing key {missing[0]!r}")
         return _build(STANDARD, data, where, require_all_points=True)
@@ -202,7 +225,11 @@ class Ruleset:
         )
         lines.append(
             f"  domino: rows open with the {self.domino_open}s and grow one rank at a time up "
-            f"to the ace and down to the 2{mark[self.domino_open == std.domino_open]}"
+            f"to the king and down to the 2{mark[self.domino_open == std.domino_open]}"
+        )
+        lines.append(
+            f"  domino aces ({self.domino_aces}): {_ACE_WORDS[self.domino_aces]}"
+            f"{mark[self.domino_aces == std.domino_aces]}"
         )
         lines.append("")
         lines.append("Scores")
@@ -223,6 +250,17 @@ class Ruleset:
         )
         lines.append(
             f"  doubling: {'on' if self.doubling else 'off'}{mark[self.doubling == std.doubling]}"
+        )
+        lines.append(
+            "  choosing domino: "
+            + (
+                "only a chooser holding an ace or a 2 may choose it, unless nothing else is "
+                "open to him (then he must); only a player holding an ace or a 2 may double "
+                "in it"
+                if self.domino_ace_or_two
+                else "free, like any other contract"
+            )
+            + mark[self.domino_ace_or_two == std.domino_ace_or_two]
         )
         total = self.game_total()
         if total == 0:
@@ -247,6 +285,10 @@ def _check_options(r: Ruleset, where: str) -> None:
         raise bad("trump_play", r.trump_play, " or ".join(TRUMP_PLAYS))
     if isinstance(r.domino_open, bool) or r.domino_open not in DOMINO_OPENS:
         raise bad("domino_open", r.domino_open, "8 or 7")
+    if r.domino_aces not in DOMINO_ACES:
+        raise bad("domino_aces", r.domino_aces, " or ".join(DOMINO_ACES))
+    if not isinstance(r.domino_ace_or_two, bool):
+        raise bad("domino_ace_or_two", r.domino_ace_or_two, "true or false")
     if r.order not in ORDERS:
         raise bad("order", r.order, " or ".join(ORDERS))
     if not isinstance(r.doubling, bool):
@@ -298,7 +340,17 @@ def preset(name: str) -> Ruleset:
 
 
 # Option keys of a rules file (besides preset, name, points); '-' and '_' are the same.
-_OPTION_KEYS = ("heart_lead", "trump_play", "domino_open", "order", "doubling")
+_OPTION_KEYS = (
+    "heart_lead",
+    "trump_play",
+    "domino_open",
+    "domino_aces",
+    "domino_ace_or_two",
+    "order",
+    "doubling",
+)
+# Record keys added after the first ruleset records (from_dict fills them in as RULES.md).
+_LATER_KEYS = ("domino_aces", "domino_ace_or_two")
 
 
 def _norm(key: str) -> str:
@@ -337,7 +389,7 @@ def _build(
         elif k in _OPTION_KEYS:
             if k == "domino_open" and isinstance(value, str) and value.strip().isdigit():
                 value = int(value)
-            if k in ("heart_lead", "trump_play", "order") and isinstance(value, str):
+            if k in ("heart_lead", "trump_play", "domino_aces", "order") and isinstance(value, str):
                 value = value.strip().lower().replace("_", "-")
             changes[k] = value
         elif k == "points":

@@ -244,6 +244,79 @@ DOMINO_SEVEN = {
 }
 
 # ---------------------------------------------------------------------------
+# domino, domino_aces = "first-fixes" against "high" (RULES.md): the same cards, two outcomes.
+# Dealer 3, so seat 0 lays first.  Seat 0: 2C..QC, AD, AH.  Seat 1: 2D..KD and KC.
+# Seat 2: 2H..KH and AC.  Seat 3: all spades.  Nobody but seat 0 ever has to pass: seat 1
+# lays 8D 7D .. 2D (rounds 1-7), then 9D .. KD (8-12) and KC (13, on QC); seat 2 lays 8H 7H ..
+# 2H (1-7), 9H .. QH (8-11), KH (12); seat 3 lays 8S .. KS (1-6), 7S .. 2S (7-12), AS (13).
+#
+# first-fixes: seat 0 lays 8C .. QC (rounds 1-5), 7C 6C (6-7), and in round 8 AD below 2D
+#   (laid in round 7): the first ace, so from now on aces go below the 2 in every suit.  Then
+#   5C 4C 3C 2C (9-12) and AH below 2H (13).  Seat 2 lays AC below 2C (laid in round 12) in
+#   round 13, and seat 3 AS below 2S.  Everyone lays one card a round: seat 3 lays the last
+#   card: 0, 0, 0, -50.  Under high, AD in round 8 is illegal (no KD on the table).
+ACES_FIRST_FIXES = {
+    "name": "domino_first_ace_goes_low",
+    "rules": {"domino_aces": "first-fixes"},
+    "illegal_under": {"high": "turn 29"},
+    "dealer": 3,
+    "contract": "domino",
+    "trump": None,
+    "hands": [
+        _cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AD AH"),
+        _cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD KC"),
+        _cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AC"),
+        _cards(SPADES),
+    ],
+    "plays": _plays(
+        "8C 8D 8H 8S",
+        "9C 7D 7H 9S",
+        "TC 6D 6H TS",
+        "JC 5D 5H JS",
+        "QC 4D 4H QS",
+        "7C 3D 3H KS",
+        "6C 2D 2H 7S",
+        "AD 9D 9H 6S",  # round 8: AD below 2D fixes aces low
+        "5C TD TH 5S",
+        "4C JD JH 4S",
+        "3C QD QH 3S",
+        "2C KD KH 2S",
+        "AH KC AC AS",  # round 13: every ace below its 2; seat 3 lays the last card
+    ),
+    "expected_tricks": [0, 0, 0, 0],
+    "scores": [0, 0, 0, -50],
+}
+
+# high (RULES.md), the same hands and the same plays by seats 1-3: seat 0 lays 8C .. QC
+#   (rounds 1-5) and 7C .. 2C (6-11).  Round 12: seat 0 holds AD and AH, but KD and KH are
+#   laid only later this round: it passes.  Round 13: AD (on KD); seat 1 KC, seat 2 AC (on
+#   KC), seat 3 AS (on KS): seats 1, 2, 3 are out.  Round 14: seat 0 lays AH, the last card:
+#   -50, 0, 0, 0.  Under first-fixes the pass in round 12 is illegal (AD fits below 2D).
+ACES_HIGH_ONLY = {
+    **ACES_FIRST_FIXES,
+    "name": "domino_aces_high_seat0_passes",
+    "rules": {"domino_aces": "high"},
+    "illegal_under": {"first-fixes": "turn 45"},
+    "plays": _plays(
+        "8C 8D 8H 8S",
+        "9C 7D 7H 9S",
+        "TC 6D 6H TS",
+        "JC 5D 5H JS",
+        "QC 4D 4H QS",
+        "7C 3D 3H KS",
+        "6C 2D 2H 7S",
+        "5C 9D 9H 6S",
+        "4C TD TH 5S",
+        "3C JD JH 4S",
+        "2C QD QH 3S",
+        "pass KD KH 2S",  # round 12: neither KD nor KH is on the table yet
+        "AD KC AC AS",
+        "AH",  # round 14: seat 0 alone lays the last card
+    ),
+    "scores": [-50, 0, 0, 0],
+}
+
+# ---------------------------------------------------------------------------
 # Point overrides: the plays of fixtures_hand.HERENBOEREN and VROUWEN, other values.
 # herenboeren with K = -10, J = -40: seat 0 takes KH KC JH JC, seat 1 KS JS JD KD
 #   -> -100, -100, 0, 0 (RULES.md: -60, -60).
@@ -271,6 +344,8 @@ OPTION_FIXTURES = [
     TRUMP_MUST,
     TRUMP_OVER,
     DOMINO_SEVEN,
+    ACES_FIRST_FIXES,
+    ACES_HIGH_ONLY,
     HERENBOEREN_POINTS,
     VROUWEN_POINTS,
 ]

@@ -9,7 +9,14 @@ import pytest
 
 import bonken_sim
 from bonken_sim import IllegalPlay
-from bonken_sim._core.ruleset import F_TOTAL, build_table, standard_table
+from bonken_sim._core.ruleset import (
+    ACES_EITHER,
+    F_DOMINO_ACES,
+    F_DOMINO_NEEDS,
+    F_TOTAL,
+    build_table,
+    standard_table,
+)
 from bonken_sim.house_rules import (
     PRESETS,
     STANDARD,
@@ -57,6 +64,8 @@ def test_round_trip_through_the_record():
         ({"heart_lead": "sometimes"}, "heart_lead"),
         ({"trump_play": "never"}, "trump_play"),
         ({"domino_open": 6}, "domino_open"),
+        ({"domino_aces": "low"}, "domino_aces"),
+        ({"domino_ace_or_two": 1}, "domino_ace_or_two"),
         ({"order": "random"}, "order"),
         ({"doubling": "yes"}, "doubling"),
         ({"name": ""}, "name"),
@@ -81,6 +90,24 @@ def test_record_errors_name_the_key():
         Ruleset.from_dict(d3)
 
 
+def test_records_from_before_the_domino_options_still_read():
+    d = STANDARD.to_dict()
+    del d["domino_aces"], d["domino_ace_or_two"]
+    assert Ruleset.from_dict(d) == STANDARD
+    assert Rules.from_record(d) == Rules.from_record(STANDARD.to_dict())
+
+
+def test_domino_options_in_the_table_and_in_words():
+    r = Ruleset(name="x", domino_aces="first-fixes", domino_ace_or_two=True)
+    std = STANDARD.table
+    assert np.all(r.table[:, F_DOMINO_ACES] == ACES_EITHER) and np.all(std[:, F_DOMINO_ACES] == 0)
+    assert np.all(r.table[:, F_DOMINO_NEEDS] == 1) and np.all(std[:, F_DOMINO_NEEDS] == 0)
+    words = " ".join(r.describe(width=1000))
+    assert "domino aces (first-fixes): the first ace laid fixes where aces go" in words
+    assert "only a chooser holding an ace or a 2 may choose it" in words
+    assert "(changed)" in words.split("domino aces")[1]
+
+
 def test_a_game_that_does_not_sum_to_zero_is_allowed_and_reported():
     pts = dict(STANDARD.point, **{"troeven.trick": 12})
     r = Ruleset(name="x", points=tuple(pts.items()))
@@ -100,7 +127,8 @@ def test_rules_file_preset_plus_overrides(tmp_path):
     p = _write(
         tmp_path,
         'preset = "fixed-order"\nheart-lead = "broken"\ntrump_play = "must-trump"\n'
-        "domino_open = 7\ndoubling = false\n\n[points]\nvrouwen.queen = -25\n"
+        'domino_open = 7\ndoubling = false\ndomino-aces = "First_Fixes"\n'
+        "domino_ace_or_two = true\n\n[points]\nvrouwen.queen = -25\n"
         "[points.herenboeren]\nking = -15\n",
     )
     r = load_rules_file(p)
@@ -114,6 +142,7 @@ def test_rules_file_preset_plus_overrides(tmp_path):
     )
     assert r.point["vrouwen.queen"] == -25 and r.point["herenboeren.king"] == -15
     assert r.point["herenboeren.jack"] == -10
+    assert (r.domino_aces, r.domino_ace_or_two) == ("first-fixes", True)
     assert resolve(rules_file=p) == r
 
 
@@ -129,6 +158,8 @@ def test_rules_file_in_a_rules_table_with_a_name(tmp_path):
         ('heart_leads = "free"\n', "unknown key 'heart_leads'"),
         ('heart_lead = "sometimes"\n', "heart_lead = 'sometimes'"),
         ("domino_open = 9\n", "domino_open = 9"),
+        ('domino_aces = "low"\n', "domino_aces = 'low'"),
+        ('domino_ace_or_two = "yes"\n', "domino_ace_or_two = 'yes'"),
         ("[points]\nvrouwen.queens = -25\n", "points.vrouwen.queens"),
         ("[points]\nvrouwen.queen = 25\n", "points.vrouwen.queen = 25"),
         ("[points]\ntroeven.trick = -1\n", "points.troeven.trick = -1"),

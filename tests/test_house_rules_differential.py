@@ -42,6 +42,8 @@ RULESETS = {
     "must-trump": (Ruleset(name="t", trump_play="must-trump"), SUIT_TROEVEN),
     "must-overtrump": (Ruleset(name="t", trump_play="must-overtrump"), SUIT_TROEVEN),
     "domino-7": (Ruleset(name="t", domino_open=7), ["domino"]),
+    "domino-aces": (Ruleset(name="t", domino_aces="first-fixes"), ["domino"]),
+    "domino-aces-7": (Ruleset(name="t", domino_aces="first-fixes", domino_open=7), ["domino"]),
     "points": (Ruleset(name="t", points=tuple(_ODD_POINTS.items())), [v.name for v in VARIANTS]),
     "strict": (PRESETS["strict"], ["hartenjagen", "domino", "troeven_S", "troeven_NT"]),
 }
@@ -106,3 +108,24 @@ def test_standard_ruleset_record_equals_no_ruleset():
     assert rec["ruleset"] == STANDARD.to_dict()
     del rec["ruleset"]
     assert bonken_sim.replay(rec) == p.scores == ref.replay(rec)
+
+
+def test_the_first_ace_goes_either_way_in_engine_play():
+    """Under first-fixes the engine lays the first ace above its K in some deals and below
+    its 2 in others, and every later ace goes the same way (so the differential test above
+    compares both directions, not one)."""
+    rules = Ruleset(name="t", domino_aces="first-fixes")
+    seen = set()
+    for d in range(60):
+        p = bonken_sim.play(seed=11, deal=d, variant="domino", strategies="random", ruleset=rules)
+        on_table: set[int] = set()
+        way = None
+        for c in p.plays:
+            if c is not None and c % 13 == 12:
+                king, two = c - 1, c - 12
+                if way is None:  # the K wins when both ends are there
+                    way = "high" if king in on_table else "low"
+                    seen.add(way)
+                assert (king if way == "high" else two) in on_table, (d, c, way)
+            on_table.add(c)
+    assert seen == {"high", "low"}

@@ -9,6 +9,7 @@ from .playout import (
     PASS,
     beats,
     domino_after,
+    domino_fix_aces,
     domino_opening,
     lead_ban,
     play_variant,
@@ -16,8 +17,10 @@ from .playout import (
 )
 from .rng import deal_state, play_state
 from .ruleset import (
+    ACES_EITHER,
     F_BAN_HEART_LEAD,
     F_CARD_PTS,
+    F_DOMINO_ACES,
     F_DOMINO_LAST_PTS,
     F_DOMINO_OPEN,
     F_KIND,
@@ -119,6 +122,7 @@ def replay(row, hands, dealer, plays, scores, tricks):
     n = plays.shape[0]
     if row[F_KIND] == KIND_DOMINO:
         open_rank = row[F_DOMINO_OPEN]
+        aces = row[F_DOMINO_ACES]
         playable = domino_opening(open_rank)
         turn = (dealer + 1) & 3
         laid = 0
@@ -145,7 +149,9 @@ def replay(row, hands, dealer, plays, scores, tricks):
                     if (L >> np.uint64(c)) & U1 == U0:
                         return NOT_LEGAL, i
                     hands[turn] = H & ~(U1 << np.uint64(c))
-                    playable = domino_after(playable, c, open_rank)
+                    playable = domino_after(playable, c, open_rank, aces)
+                    if aces == ACES_EITHER and c % 13 == 12:
+                        playable, aces = domino_fix_aces(playable, c, hands)
                     laid += 1
                     if hands[turn] == U0:
                         n_out += 1
@@ -212,6 +218,7 @@ def legal_now(row, hands, dealer, plays):
     """The legal set (mask) of the seat to act after ``plays`` (for error messages)."""
     if row[F_KIND] == KIND_DOMINO:
         open_rank = row[F_DOMINO_OPEN]
+        aces = row[F_DOMINO_ACES]
         playable = domino_opening(open_rank)
         turn = (dealer + 1) & 3
         for i in range(plays.shape[0]):
@@ -220,7 +227,9 @@ def legal_now(row, hands, dealer, plays):
             c = plays[i]
             if c != PASS:
                 hands[turn] &= ~(U1 << np.uint64(c))
-                playable = domino_after(playable, c, open_rank)
+                playable = domino_after(playable, c, open_rank, aces)
+                if aces == ACES_EITHER and c % 13 == 12:
+                    playable, aces = domino_fix_aces(playable, c, hands)
             turn = (turn + 1) & 3
         while hands[turn] == U0:
             turn = (turn + 1) & 3

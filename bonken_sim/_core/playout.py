@@ -10,9 +10,13 @@ from ._jit import jit
 from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, above, kth_lowest, lowest, npop
 from .rng import fill_draws, scale_draw
 from .ruleset import (
+    ACES_EITHER,
+    ACES_HIGH,
+    ACES_LOW,
     F_BAN_HEART_LEAD,
     F_CARD_PTS,
     F_CONTRACT,
+    F_DOMINO_ACES,
     F_DOMINO_LAST_PTS,
     F_DOMINO_OPEN,
     F_KIND,
@@ -220,21 +224,47 @@ def domino_opening(open_rank):
 
 
 @jit
-def domino_after(playable, c, open_rank):
-    """The playable set after laying card ``c`` (rows grow from the opening rank outwards)."""
+def domino_after(playable, c, open_rank, aces):
+    """The playable set after laying card ``c`` (rows grow from the opening rank outwards).
+
+    ``aces`` is the running ace state (ACES_HIGH, _EITHER or _LOW): a K opens its ace unless
+    aces go low, a 2 opens its ace unless aces go high. A laid ace opens nothing.
+    """
     r = c % 13
     playable &= ~(U1 << np.uint64(c))
-    if r >= open_rank and r < 12:
+    if r >= open_rank and (r < 11 or (r == 11 and aces != ACES_LOW)):
         playable |= U1 << np.uint64(c + 1)
-    if r <= open_rank and r > 0:
-        playable |= U1 << np.uint64(c - 1)
+    if r <= open_rank:
+        if r > 0:
+            playable |= U1 << np.uint64(c - 1)
+        elif aces != ACES_HIGH:
+            playable |= U1 << np.uint64(c + 12)
     return playable
+
+
+@jit
+def domino_fix_aces(playable, c, hands):
+    """The first ace ``c`` is laid (already out of its hand) while aces may go either way:
+    it goes above the K if the K of its suit is on the table (also when its 2 is), else below
+    the 2, and that fixes every suit. Returns (playable, the fixed ace state)."""
+    held = hands[0] | hands[1] | hands[2] | hands[3]
+    table = ALL52 & ~held
+    aces = ACES_HIGH if (table >> np.uint64(c - 1)) & U1 else ACES_LOW
+    for s in range(4):
+        a = 13 * s + 12
+        ab = U1 << np.uint64(a)
+        playable &= ~ab
+        end = a - 1 if aces == ACES_HIGH else 13 * s
+        if (table & ab) == U0 and (table >> np.uint64(end)) & U1:
+            playable |= ab
+    return playable, aces
 
 
 @jit
 def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
     """Play Domino to the last card. ``out_order[p]`` = 0..3, the order seat p went out."""
     open_rank = row[F_DOMINO_OPEN]
+    aces = row[F_DOMINO_ACES]
     record = trace.shape[0] > 0
     for p in range(4):
         scores[p] = 0
@@ -260,10 +290,12 @@ def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
                 elif L & (L - U1) == U0:  # a forced card: no strategy needed
                     c = lowest(L)
                 else:
-                    c = domino_choice(H, L, open_rank)
+                    c = domino_choice(H, L, open_rank, aces)
                 cb = U1 << np.uint64(c)
                 hands[turn] = H & ~cb
-                playable = domino_after(playable, c, open_rank)
+                playable = domino_after(playable, c, open_rank, aces)
+                if aces == ACES_EITHER and c % 13 == 12:
+                    playable, aces = domino_fix_aces(playable, c, hands)
                 if record:
                     trace[n] = c
                 n += 1

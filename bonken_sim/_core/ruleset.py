@@ -35,7 +35,9 @@ F_PTS_B_MASK = 13
 F_PTS_B = 14
 F_CARD_PTS = 15  # 52 columns: points per card taken
 F_TRUMP_PLAY = F_CARD_PTS + 52  # trump-play mode: TRUMP_OPTIONAL, _MUST or _OVER (below)
-N_FIELDS = F_TRUMP_PLAY + 1
+F_DOMINO_ACES = F_TRUMP_PLAY + 1  # where aces go in Domino: ACES_HIGH or ACES_EITHER (below)
+F_DOMINO_NEEDS = F_TRUMP_PLAY + 2  # 1: Domino may be chosen (and doubled) only holding an A or 2
+N_FIELDS = F_TRUMP_PLAY + 3
 
 # Heart-lead modes (F_BAN_HEART_LEAD): a heart may be led always; only when the hand holds
 # nothing else (RULES.md §2.3); or, in addition, once a heart has been played to an earlier
@@ -45,6 +47,11 @@ HEART_LEAD_FREE, HEART_LEAD_BANNED, HEART_LEAD_BROKEN = 0, 1, 2
 # a seat void in the led suit must play a trump if it holds one; and, in addition, a trump
 # played (ruffing, or following a trump lead) must beat the trick's highest trump if it can.
 TRUMP_OPTIONAL, TRUMP_MUST, TRUMP_OVER = 0, 1, 2
+# Domino's aces (F_DOMINO_ACES), which is also the play loop's running state: aces go above
+# the king only (RULES.md §4.3); aces may go above the king or below the 2 until the first
+# ace laid fixes the direction for all suits; and, once the first ace went below a 2, aces
+# go below the 2 only. The table holds ACES_HIGH or ACES_EITHER.
+ACES_HIGH, ACES_EITHER, ACES_LOW = 0, 1, 2
 
 # The point values a ruleset can set, with RULES.md's values. Every contract's scoring is
 # one of these values times a count: per trick, per card of a kind, for the last trick or
@@ -78,11 +85,15 @@ def build_table(
     heart_lead: int = HEART_LEAD_BANNED,
     trump_play: int = TRUMP_OPTIONAL,
     domino_open: int = 6,
+    domino_aces: int = ACES_HIGH,
+    domino_needs: int = 0,
 ) -> np.ndarray:
     """A ruleset as a (12, N_FIELDS) int64 table; the defaults are RULES.md.
 
     ``points`` overrides values of STANDARD_POINTS (keys as there); ``domino_open`` is the
-    rank index (6 = the 8, 5 = the 7). Values are checked by bonken_sim.house_rules.
+    rank index (6 = the 8, 5 = the 7); ``domino_aces`` ACES_HIGH or ACES_EITHER;
+    ``domino_needs`` 1: only a player holding an ace or a 2 may choose or double Domino
+    (read by the game kernel). Values are checked by bonken_sim.house_rules.
     """
     pts = dict(STANDARD_POINTS)
     for key, value in (points or {}).items():
@@ -92,6 +103,8 @@ def build_table(
     t = np.zeros((N_VARIANTS, N_FIELDS), dtype=np.int64)
     t[:, F_TRUMP] = -1
     t[:, F_DOMINO_OPEN] = domino_open
+    t[:, F_DOMINO_ACES] = domino_aces
+    t[:, F_DOMINO_NEEDS] = domino_needs
     for v in range(N_VARIANTS):
         t[v, F_CONTRACT] = min(v, 7)
         t[v, F_KIND] = KIND_NEGATIVE if v < DOMINO else KIND_DOMINO if v == DOMINO else KIND_TROEVEN

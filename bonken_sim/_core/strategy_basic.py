@@ -18,6 +18,7 @@ from .cards import (
     lowest,
     npop,
 )
+from .ruleset import ACES_HIGH, ACES_LOW
 
 # --- negative trick contracts ---------------------------------------------------------
 
@@ -306,11 +307,18 @@ def troeven_void(H, out, trump, voids, pos, led, wcard, later):
 
 
 @jit
-def domino_choice(H, L, open_rank):
+def domino_choice(H, L, open_rank, aces):
     """Largest (unlock, reach, count, nogift) over the legal cards; ties: lowest card index.
 
-    The four criteria are packed into one integer per card, compared once.
+    The four criteria are packed into one integer per card, compared once. A suit is read
+    as a line of 14 places: bit 0 an ace below the 2, bits 1..12 the 2..K, bit 13 an ace
+    above the K. ``aces`` (the running ace state, ACES_HIGH/_EITHER/_LOW) decides which ace
+    places my ace fills; while aces may go either way it counts beyond both ends, which is
+    the STRATEGIES.md §3.7 variant hook: the ends of a row are where an ace may still go.
     """
+    lo_end = np.int64(1) if aces == ACES_HIGH else np.int64(0)  # the low side's last place
+    hi_end = np.int64(12) if aces == ACES_LOW else np.int64(13)
+    o = open_rank + 1
     best = np.int64(-1)
     m = L
     while m != U0:
@@ -318,24 +326,38 @@ def domino_choice(H, L, open_rank):
         m &= m - U1
         s = c // 13
         r = c % 13
-        mine = field(H, s) & ~(U1 << np.uint64(r))
-        up = mine >> np.uint64(r + 1)  # my cards above r, shifted so bit 0 is rank r+1
-        down = mine & ((U1 << np.uint64(r)) - U1)
+        f = field(H, s) & ~(U1 << np.uint64(r))
+        ace = f >> np.uint64(12)
+        mine = (f & np.uint64(0xFFF)) << U1
+        if aces != ACES_LOW:
+            mine |= ace << np.uint64(13)
+        if aces != ACES_HIGH:
+            mine |= ace
+        if r < 12:
+            p = np.int64(r + 1)
+        else:  # an ace ends a side, whichever place it takes
+            p = np.int64(0) if aces == ACES_LOW else np.int64(13)
+        up = mine >> np.uint64(p + 1)  # my places above p, shifted so bit 0 is place p+1
+        down = mine & ((U1 << np.uint64(p)) - U1)
         reach_up = highest(up) + 1 if up != U0 else 0
-        reach_down = r - lowest(down) if down != U0 else 0
-        if r == open_rank:
-            beyond_n = npop(mine)
+        reach_down = p - lowest(down) if down != U0 else 0
+        if p == o:
+            beyond_n = npop(f)  # each card once (an undecided ace sits at both ends)
             reach = max(reach_up, reach_down)
-            nogift = (up & U1) | ((down >> np.uint64(r - 1)) & U1) if r > 0 else up & U1
-        elif r > open_rank:
+            nogift = np.int64((up & U1) | ((down >> np.uint64(p - 1)) & U1))
+        elif p > o:
             beyond_n = npop(up)
             reach = reach_up
-            nogift = np.uint64(r == 12) | (up & U1)
+            nogift = np.int64(p == hi_end) | np.int64(up & U1)
+        elif p == lo_end:
+            beyond_n = npop(down)
+            reach = reach_down
+            nogift = np.int64(1)
         else:
             beyond_n = npop(down)
             reach = reach_down
-            nogift = np.uint64(r == 0) | ((down >> np.uint64(r - 1)) & U1) if r > 0 else U1
+            nogift = np.int64((down >> np.uint64(p - 1)) & U1)
         unlock = 1 if beyond_n > 0 else 0
-        key = (((unlock << 4 | reach) << 4 | beyond_n) << 1 | np.int64(nogift)) << 6 | (63 - c)
+        key = (((unlock << 4 | reach) << 4 | beyond_n) << 1 | nogift) << 6 | (63 - c)
         best = max(best, key)
     return 63 - (best & 63)

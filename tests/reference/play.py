@@ -54,7 +54,9 @@ def play_deal(
                 if strategies[seat] == RANDOM:
                     card = random_choice(legal, stream)
                 else:
-                    card = basic_domino_choice(domino.hands[seat], legal, rules.open_rank)
+                    card = basic_domino_choice(
+                        domino.hands[seat], legal, rules.open_rank, domino.aces
+                    )
                 domino.play(card)
                 plays.append(card)
             seats.append(seat)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from .cards import (
     HEARTS,
     RANK_8,
+    RANK_A,
     RANK_J,
     RANK_K,
     RANK_Q,
@@ -64,11 +65,15 @@ STANDARD_POINT_VALUES = {
 class Rules:
     """The card-play options of a ruleset. ``heart_lead``: banned | broken | free;
     ``trump_play``: optional | must-trump | must-overtrump; ``domino_open``: 8 or 7 (the
-    face value of the card that opens a row); ``points``: (key, value) pairs."""
+    face value of the card that opens a row); ``domino_aces``: high | first-fixes;
+    ``domino_ace_or_two``: Domino chosen and doubled only holding an ace or a 2 (a game
+    rule: card play ignores it); ``points``: (key, value) pairs."""
 
     heart_lead: str = "banned"
     trump_play: str = "optional"
     domino_open: int = 8
+    domino_aces: str = "high"
+    domino_ace_or_two: bool = False
     points: tuple[tuple[str, int], ...] = tuple(STANDARD_POINT_VALUES.items())
 
     @classmethod
@@ -84,6 +89,8 @@ class Rules:
             heart_lead=record.get("heart_lead", "banned"),
             trump_play=record.get("trump_play", "optional"),
             domino_open=int(record.get("domino_open", 8)),
+            domino_aces=record.get("domino_aces", "high"),
+            domino_ace_or_two=record.get("domino_ace_or_two", False),
             points=tuple(sorted(pts.items())),
         )
         if rules.heart_lead not in ("banned", "broken", "free"):
@@ -92,6 +99,10 @@ class Rules:
             raise ValueError(f"bad trump_play {rules.trump_play!r}")
         if rules.domino_open not in (7, 8):
             raise ValueError(f"bad domino_open {rules.domino_open!r}")
+        if rules.domino_aces not in ("high", "first-fixes"):
+            raise ValueError(f"bad domino_aces {rules.domino_aces!r}")
+        if rules.domino_ace_or_two not in (True, False):
+            raise ValueError(f"bad domino_ace_or_two {rules.domino_ace_or_two!r}")
         return rules
 
     def value(self, key: str) -> int:
@@ -324,14 +335,21 @@ class TrickDeal:
 # ---------------------------------------------------------------------------
 # Domino
 # ---------------------------------------------------------------------------
-def domino_fits(rows: list[tuple[int, int] | None], c: int, open_rank: int = RANK_8) -> bool:
-    """Can card ``c`` be laid on the rows?  rows[s] is (lowest rank, highest rank) or None;
-    an empty row opens with rank ``open_rank`` (the 8, or the 7 under domino_open = 7)."""
+def domino_fits(
+    rows: list[tuple[int, int] | None], c: int, open_rank: int = RANK_8, aces: str = "high"
+) -> bool:
+    """Can card ``c`` be laid on the rows?  rows[s] is (lowest rank, highest rank) or None
+    (an ace laid below the 2 counts as rank -1); an empty row opens with rank ``open_rank``
+    (the 8, or the 7 under domino_open = 7). ``aces``: where an ace may go now: "high"
+    (above the K), "low" (below the 2) or "either" (domino_aces = first-fixes, before the
+    first ace)."""
     row = rows[suit_of(c)]
     r = rank_of(c)
     if row is None:
         return r == open_rank
     low, high = row
+    if r == RANK_A:
+        return (aces != "low" and high == RANK_K) or (aces != "high" and low == 0)
     return r == high + 1 or r == low - 1
 
 
@@ -347,9 +365,11 @@ class DominoDeal:
     out_order: list[int] = field(default_factory=list)
     played: set[int] = field(default_factory=set)
     rules: Rules = STANDARD
+    aces: str = field(init=False)  # where an ace may go now: high, low or either
 
     def __post_init__(self) -> None:
         self.turn = (self.dealer + 1) % 4
+        self.aces = "either" if self.rules.domino_aces == "first-fixes" else "high"
 
     @property
     def finished(self) -> bool:
@@ -365,14 +385,24 @@ class DominoDeal:
 
     def legal(self, seat: int | None = None) -> set[int]:
         seat = self.to_act() if seat is None else seat
-        return {c for c in self.hands[seat] if domino_fits(self.rows, c, self.rules.open_rank)}
+        return {
+            c
+            for c in self.hands[seat]
+            if domino_fits(self.rows, c, self.rules.open_rank, self.aces)
+        }
 
     def play(self, card: int) -> None:
         seat = self.to_act()
         assert card in self.legal(seat), "illegal card reached DominoDeal.play"
         s, r = suit_of(card), rank_of(card)
         row = self.rows[s]
-        self.rows[s] = (r, r) if row is None else (min(row[0], r), max(row[1], r))
+        if r == RANK_A:
+            assert row is not None
+            if self.aces == "either":  # the first ace: above the K if it is there, and for good
+                self.aces = "high" if row[1] == RANK_K else "low"
+            self.rows[s] = (row[0], r) if self.aces == "high" else (-1, row[1])
+        else:
+            self.rows[s] = (r, r) if row is None else (min(row[0], r), max(row[1], r))
         self.hands[seat].discard(card)
         self.played.add(card)
         self.laid += 1

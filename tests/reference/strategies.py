@@ -13,6 +13,7 @@ from functools import cached_property
 from .cards import (
     ALL_CARDS,
     RANK_8,
+    RANK_A,
     RANK_K,
     RANK_Q,
     cards_in_suit,
@@ -326,28 +327,49 @@ def basic_troeven(view: TrickView) -> int:
 # ---------------------------------------------------------------------------
 # basic: domino
 # ---------------------------------------------------------------------------
-def domino_key(hand: set[int], c: int, open_rank: int = RANK_8) -> tuple[int, int, int, int]:
-    """(unlock, reach, count, nogift) of a legal card c; rows open at rank ``open_rank``."""
+def domino_key(
+    hand: set[int], c: int, open_rank: int = RANK_8, aces: str = "high"
+) -> tuple[int, int, int, int]:
+    """(unlock, reach, count, nogift) of a legal card c; rows open at rank ``open_rank``.
+
+    A suit is a line of places: an ace below the 2 at 0, the 2..K at 1..12, an ace above the
+    K at 13. ``aces`` (high, low or either: where an ace may go now) gives my ace its places:
+    13, 0, or both while undecided, so that it lies beyond both ends (STRATEGIES.md §3.7's
+    variant hook). The ace being scored ends a side wherever it goes.
+    """
     s, r = suit_of(c), rank_of(c)
-    others = {rank_of(x) for x in cards_in_suit(hand, s) if x != c}  # ranks of M
-    if r == open_rank:
-        beyond = others
-        reach = max((abs(x - open_rank) for x in beyond), default=0)
-        nogift = int((open_rank - 1) in others or (open_rank + 1) in others)
-    elif r > open_rank:
-        beyond = {x for x in others if x > r}
-        reach = max(beyond) - r if beyond else 0
-        nogift = int(r == 12 or (r + 1) in others)
+    o = open_rank + 1
+    lo_end = 1 if aces == "high" else 0  # the last place of each side
+    hi_end = 12 if aces == "low" else 13
+
+    def places(rank: int) -> set[int]:
+        if rank != RANK_A:
+            return {rank + 1}
+        return {13} if aces == "high" else {0} if aces == "low" else {0, 13}
+
+    others = {x: places(rank_of(x)) for x in cards_in_suit(hand, s) if x != c}  # M
+    taken = set().union(*others.values())
+    p = r + 1 if r != RANK_A else (0 if aces == "low" else 13)
+    if p == o:
+        beyond = set(others)
+        reach = max((abs(x - o) for x in taken), default=0)
+        nogift = int((o - 1) in taken or (o + 1) in taken)
+    elif p > o:
+        beyond = {x for x, pl in others.items() if max(pl) > p}
+        reach = max((x for x in taken if x > p), default=p) - p
+        nogift = int(p == hi_end or (p + 1) in taken)
     else:
-        beyond = {x for x in others if x < r}
-        reach = r - min(beyond) if beyond else 0
-        nogift = int(r == 0 or (r - 1) in others)
+        beyond = {x for x, pl in others.items() if min(pl) < p}
+        reach = p - min((x for x in taken if x < p), default=p)
+        nogift = int(p == lo_end or (p - 1) in taken)
     return (int(bool(beyond)), reach, len(beyond), nogift)
 
 
-def basic_domino_choice(hand: set[int], legal: set[int], open_rank: int = RANK_8) -> int:
+def basic_domino_choice(
+    hand: set[int], legal: set[int], open_rank: int = RANK_8, aces: str = "high"
+) -> int:
     """The legal card with the largest key (ties: the lowest card index)."""
-    return max(legal, key=lambda c: (domino_key(hand, c, open_rank), -c))
+    return max(legal, key=lambda c: (domino_key(hand, c, open_rank, aces), -c))
 
 
 __all__ = [
