@@ -32,6 +32,14 @@ NEGATIVES = [n for n in NAMES if not n.startswith("troeven")]
 TROEVENS = [n for n in NAMES if n.startswith("troeven")]
 TOTALS = {n: float(standard_table()[i, F_TOTAL]) for i, n in enumerate(NAMES)}
 MODELS_FILE = "models.json"
+# Every ace and every 2: under the house rule domino_ace_or_two a player needs one of them to
+# choose Domino or to double in it.
+ACES_AND_TWOS = sum(1 << (13 * s + r) for s in range(4) for r in (0, 12))
+
+
+def holds_ace_or_two(hands) -> np.ndarray:
+    """Per hand (uint64 masks, any shape): does it hold an ace or a 2?"""
+    return (np.asarray(hands, dtype=np.uint64) & np.uint64(ACES_AND_TWOS)) != 0
 
 
 class ModelError(ValueError):
@@ -109,6 +117,7 @@ def choose(
     available=None,
     trump_used: bool = False,
     turns_left: int | None = None,
+    domino_ace_or_two: bool = False,
 ) -> np.ndarray:
     """The chosen variant name for each hand (an array of str).
 
@@ -116,6 +125,8 @@ def choose(
     player has had his troeven, so only negatives. ``turns_left`` (this one included): with
     it, troeven is called when its best option beats the best negative by more than τ_k, and
     always on the last turn; without it, the single best relative value wins.
+    ``domino_ace_or_two`` (the house rule): a hand without an ace or a 2 may not choose
+    domino, unless nothing else is open to it.
     """
     avail = list(NAMES if available is None else available)
     unknown = [v for v in avail if v not in NAMES]
@@ -129,6 +140,9 @@ def choose(
     if not pool:
         raise ValueError("no contract is available to choose")
     rel = relative_values(models, hands, seat, pool)
+    if domino_ace_or_two and "domino" in pool and len(pool) > 1:
+        fc = _features(hands)
+        rel[~holds_ace_or_two(fc.hands), pool.index("domino")] = -np.inf
     if not negs or not trumps or turns_left is None:
         return np.asarray(pool, dtype=object)[np.argmax(rel, axis=1)]
     nn = len(negs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .choice import NAMES, TOTALS, Models
+from .choice import NAMES, TOTALS, Models, holds_ace_or_two
 from .model_features import FeatureCache
 
 
@@ -100,11 +100,30 @@ def doubles_from_estimates(est: np.ndarray, theta: tuple[float, float], dealer: 
     return doubled
 
 
-def doubles(models: Models, hands, variant: str, dealer: int = 0) -> np.ndarray:
-    """(n, 4, 4) bool: who doubles whom under the fitted policy, for ``variant`` on each deal."""
+def barred_seats(hands: np.ndarray, variant: str, domino_ace_or_two: bool = False) -> np.ndarray:
+    """(n, 4) bool: the seats the house rule domino_ace_or_two keeps from doubling (in
+    domino, a seat without an ace or a 2); ``hands`` is (n, 4) uint64."""
+    h = np.asarray(hands, dtype=np.uint64)
+    if not domino_ace_or_two or variant != "domino":
+        return np.zeros(h.shape, dtype=bool)
+    return ~holds_ace_or_two(h)
+
+
+def doubles(
+    models: Models,
+    hands,
+    variant: str,
+    dealer: int = 0,
+    barred: np.ndarray | None = None,
+) -> np.ndarray:
+    """(n, 4, 4) bool: who doubles whom under the fitted policy, for ``variant`` on each deal.
+    ``barred`` (n, 4) bool: seats that may not double (they double nobody, so nobody can
+    double them back either)."""
     if variant not in NAMES:
         raise ValueError(f"unknown contract variant {variant!r}")
     est = edge_estimates(models, hands, variant, dealer)
+    if barred is not None:
+        est[np.asarray(barred, dtype=bool)] = -np.inf
     return doubles_from_estimates(est, thresholds(models, variant), dealer)
 
 

@@ -29,8 +29,10 @@ def _turns_left(d0: int, k: int, chooser: int) -> int:
     return sum(1 for j in range(k, DEALS_PER_GAME) if (d0 + j + 2) % 4 == chooser)
 
 
-def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True):
-    """The same game composed from the Python specification (choice, doubling, settle)."""
+def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True, ruleset=None):
+    """The same game composed from the Python specification (choice, doubling, settle).
+    ``ruleset``: a house Ruleset (its point values and domino_ace_or_two)."""
+    ace_or_two = ruleset is not None and ruleset.domino_ace_or_two
     d0 = g % 4
     neg_free, trump_free, had = set(NAMES[:7]), list(NAMES[7:]), [False] * 4
     rows = []
@@ -44,10 +46,13 @@ def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True):
         assert prof.choice == 1, "the composition covers fitted choice only"
         if fixed_order:
             avail = [NAMES[k]] if k < 7 else [t for t in NAMES[7:] if t in trump_free]
-            v = C.choose(models, hands[chooser : chooser + 1], 2, avail)[0]
+            v = C.choose(
+                models, hands[chooser : chooser + 1], 2, avail, domino_ace_or_two=ace_or_two
+            )[0]
         else:
             avail = [n for n in NAMES if n in neg_free or n in trump_free]
-            v = C.choose(models, hands[chooser : chooser + 1], 2, avail, had[chooser], turns)[0]
+            h = hands[chooser : chooser + 1]
+            v = C.choose(models, h, 2, avail, had[chooser], turns, ace_or_two)[0]
         if v in neg_free:
             neg_free.discard(v)
         else:
@@ -55,14 +60,12 @@ def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True):
             had[chooser] = True
         doubled = np.zeros((1, 4, 4), bool)
         if doubling:
-            doubled = D.doubles(models, hands[None, :], v, dealer)
-            never = [p for p in range(4) if PROFILES[profiles[p]].doubling == 0]
-            if never:  # a never-doubling seat changes what the others may double back
-                est = D.edge_estimates(models, hands[None, :], v, dealer)
-                est[:, never, :] = -np.inf
-                doubled = D.doubles_from_estimates(est, D.thresholds(models, v), dealer)
+            barred = D.barred_seats(hands[None, :], v, ace_or_two)
+            # a never-doubling seat changes what the others may double back
+            barred[:, [PROFILES[p].doubling == 0 for p in profiles]] = True
+            doubled = D.doubles(models, hands[None, :], v, dealer, barred)
         strategies = ",".join("basic" if PROFILES[p].card == 1 else "random" for p in profiles)
-        raw = np.array(play(seed, deal, v, strategies, dealer).scores)
+        raw = np.array(play(seed, deal, v, strategies, dealer, ruleset=ruleset).scores)
         final = D.settle(raw[None, :], D.multiplicity(doubled))[0]
         rows.append((NAMES.index(v), doubled[0], raw, final))
     return rows
@@ -219,3 +222,72 @@ def test_games_under_a_house_ruleset_use_its_table():
     assert not np.array_equal(totals, TOTALS)
     std = play_games(500, 12, BASIC, ["basic"])
     assert not np.array_equal(std.raw, b.raw)
+
+
+def _ace_or_two_rules(fixed: bool = False):
+    from bonken_sim.house_rules import Ruleset
+
+    return Ruleset(name="t", domino_ace_or_two=True, order="fixed" if fixed else "free")
+
+
+@pytest.mark.parametrize("fixed_order", [False, True])
+def test_domino_only_with_an_ace_or_a_two_kernel_equals_the_python_composition(fixed_order):
+    rules = _ace_or_two_rules(fixed_order)
+    models = C.load_models()
+    profiles = ["basic", "basic", "basic-nodouble", "basic"]
+    seed, n = 8, 60
+    b = play_games(
+        n, seed, np.arange(4), profiles, fixed_order=fixed_order, table=rules.table, start=3
+    )
+    std = play_games(n, seed, np.arange(4), profiles, fixed_order=fixed_order, start=3)
+    if not fixed_order:  # the rule changes choices, and in both orders doubles: not vacuous
+        assert (b.variant != std.variant).any()
+    assert (b.dbl != std.dbl).any()
+    doubled = b.doubled()
+    for i in range(n):
+        rows = _python_game(seed, 3 + i, profiles, models, fixed_order, True, rules)
+        for k, (v, dbl, raw, final) in enumerate(rows):
+            where = f"game {3 + i} deal {k}"
+            assert b.variant[i, k] == v, where
+            assert np.array_equal(doubled[i, k], dbl), where
+            assert b.raw[i, k].tolist() == raw.tolist(), where
+            assert b.final[i, k].tolist() == final.tolist(), where
+
+
+@pytest.mark.parametrize("profile", ["basic", "random"])
+def test_domino_only_with_an_ace_or_a_two(profile):
+    """Who chooses Domino holds an ace or a 2 unless nothing else was open to him; nobody
+    without one doubles in it; and the rule changes some games (so the check is not empty)."""
+    rules = _ace_or_two_rules()
+    n, seed = 3000, 21
+    b = play_games(n, seed, BASIC, [profile], table=rules.table)
+    std = play_games(n, seed, BASIC, [profile])
+    assert not np.array_equal(b.variant, std.variant)
+    _check_constraints(b)
+    hands = np.array(
+        [deal_hands(seed, DEALS_PER_GAME * g + k) for g in range(n) for k in range(11)],
+        np.uint64,
+    ).reshape(n, DEALS_PER_GAME, 4)
+    has = C.holds_ace_or_two(hands)
+    games, deals = np.nonzero(b.variant == 6)
+    dealer = (games + deals) % 4
+    chooser = (dealer + 2) % 4
+    lacking = ~has[games, deals, chooser]
+    doubled = b.doubled()
+    forced = 0
+    for g, k, c in zip(games[lacking], deals[lacking], chooser[lacking], strict=True):
+        # he chose Domino without an ace or a 2: it must have been his only open contract
+        played = set(b.variant[g, :k].tolist())
+        negs_left = [v for v in range(7) if v not in played]
+        turns = [j for j in range(k, DEALS_PER_GAME) if (g + j + 2) % 4 == c]
+        had_trump = any(b.variant[g, j] >= 7 for j in range(k) if (g + j + 2) % 4 == c)
+        assert negs_left == [6] and had_trump and turns, (g, k)
+        forced += 1
+    for g, k in zip(games, deals, strict=True):
+        for d in range(4):
+            if doubled[g, k, d].any():
+                assert has[g, k, d], (g, k, d)
+    assert len(games) > 0
+    assert forced < len(games) // 4
+    if profile == "basic":
+        assert doubled[games, deals].any()  # holders of an ace or a 2 still double

@@ -17,7 +17,7 @@ from .cards import U1
 from .deal import deal_into
 from .playout import play_variant
 from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
-from .ruleset import F_TOTAL
+from .ruleset import DOMINO, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 
 DEALS_PER_GAME = 11
 N_NEG = 7  # variant ids 0..6 are the negative contracts, 7..11 troeven C, D, H, S, NT
@@ -42,6 +42,25 @@ ERR_NO_CONTRACT = 2  # no legal contract for a chooser (cannot happen under RULE
 _CHOICE_SALT = np.uint64(0xC401CE)
 _S32 = np.uint64(32)
 _SUIT = np.uint64(0x1FFF)
+_ACES_TWOS = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (0, 12)))
+
+
+@jit
+def domino_restricted(table):
+    """Does the ruleset let only a seat holding an ace or a 2 choose or double Domino?"""
+    return table[DOMINO, F_KIND] == KIND_DOMINO and table[DOMINO, F_DOMINO_NEEDS] != 0
+
+
+@jit
+def without_domino(mask, hand, may_trump, trump_free):
+    """The negatives a chooser holding ``hand`` may choose when Domino needs an ace or a 2:
+    without Domino unless he holds one, or unless nothing else is open to him."""
+    if (mask >> DOMINO) & 1 == 0 or (hand & _ACES_TWOS) != 0:
+        return mask
+    rest = mask & ~(1 << DOMINO)
+    if rest != 0 or (may_trump and trump_free != 0):
+        return rest
+    return mask
 
 
 @jit
@@ -336,6 +355,8 @@ def play_games(
     totals = np.zeros(4, np.int64)
     strat = np.empty(4, np.int64)
     pol = np.empty(4, np.int64)
+    dpol = np.empty(4, np.int64)  # pol, less the seats a Domino restriction keeps out
+    restricted = domino_restricted(table)
     for i in range(n):
         g = game_start + i
         d0 = g & 3  # the first dealer rotates across games: no seat is favoured
@@ -373,6 +394,8 @@ def play_games(
                 mask = neg_free
                 may_trump = not had_trump[chooser]
                 must_trump = may_trump and turns_left == 1
+            if restricted and not must_trump:
+                mask = without_domino(mask, dealt[chooser], may_trump, trump_free)
             if fitted_choice:
                 relative_values(fbuf[chooser], 2, coef, mean, relv)
                 v = choose_fitted(relv, mask, trump_free, may_trump, must_trump, turns_left, tau)
@@ -394,10 +417,13 @@ def play_games(
                     doubled[p, q] = 0
             if doubling_on:
                 for p in range(4):
-                    if pol[p] == DOUBLE_FITTED:
+                    dpol[p] = pol[p]
+                    if restricted and v == DOMINO and (dealt[p] & _ACES_TWOS) == 0:
+                        dpol[p] = DOUBLE_NEVER
+                    if dpol[p] == DOUBLE_FITTED:
                         own_ev[p] = value_of(fbuf[p], v, (p - dealer) & 3, coef)
                 doubling_pass(
-                    v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, est, need, ok
+                    v, dealer, dpol, own_ev, mean, bonus, theta, total, doubled, est, need, ok
                 )
             for p in range(4):
                 hands[p] = dealt[p]
