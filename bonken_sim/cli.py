@@ -1058,9 +1058,18 @@ def advise(
     is_flag=True,
     help="Leave out the fitted contract-choice and doubling policies.",
 )
+@click.option(
+    "--compare-games",
+    "compare_games",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="A game run of the same games with the other --doubling: the effect of doubling "
+    "on win rates (RUN_DIR must be a game run).",
+)
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
-def report(run_dir, out, formats, workers, no_policy, quiet):
-    """Write the report of a run: figures, CSV tables, report.html and report.md."""
+def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
+    """Write the report of a run or a game run: figures, CSV tables, report.html and
+    report.md."""
     from .report import ReportError, write_report
     from .report.build import default_workers, parse_formats
 
@@ -1072,13 +1081,15 @@ def report(run_dir, out, formats, workers, no_policy, quiet):
             fmts,
             workers=default_workers() if workers is None else workers,
             fitted=not no_policy,
+            compare_games=compare_games,
         )
     except (ReportError, ValueError, OSError) as exc:  # NotARun is a ValueError
         raise UserError(str(exc)) from None
     if not quiet:
         pages = [p for p in ("report.html", "report.md") if p in result.files]
+        what = "games" if "figures/game_results.png" in result.files else "deals"
         click.echo(
-            f"report of {result.deals:,} deals written in {result.seconds:.1f} s: "
+            f"report of {result.deals:,} {what} written in {result.seconds:.1f} s: "
             + ", ".join(str(result.out / p) for p in pages)
         )
 

@@ -26,6 +26,7 @@ import pandas as pd
 from .. import __version__
 from ..io import DEALS_DIR
 from . import figures as F
+from . import games as G
 from . import tables as T
 from .aggregate import ChoiceRule, DoubleRule, RunStats, first_pass, open_run, second_pass
 from .render import FigureItem, Section, html_page, markdown_page
@@ -489,6 +490,7 @@ def write_report(
     double_rules: Mapping[str, DoubleRule] | None = None,
     workers: int = 1,
     fitted: bool = False,
+    compare_games: str | os.PathLike | None = None,
 ) -> ReportResult:
     """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
 
@@ -498,10 +500,25 @@ def write_report(
     spawned, so a script calling this needs the ``if __name__ == "__main__":`` guard);
     ``default_workers()`` is what the command line uses. ``fitted``: add the fitted
     choice and doubling policies (``bonken_sim.choice``/``doubling``) as rules ``policy``.
+
+    A game run (``bonken-sim game``) gets the game report instead (win rates, totals,
+    per-contract contributions, doubling); the rules, ``workers`` and ``fitted`` do not apply
+    to it. ``compare_games``: a second game run of the same games with the other doubling
+    setting, for the effect of doubling on win rates (game runs only).
     """
     t0 = time.perf_counter()
     root = Path(run)
     fmts = parse_formats(formats)
+    if G.manifest_format(root) == G.GAME_FORMAT:
+        game_manifest = G.open_game_run(root)
+        dest = Path(out) if out is not None else root / DEFAULT_DIR
+        check_out(root, dest)
+        return _write_games(root, dest, fmts, game_manifest, compare_games, t0)
+    if compare_games is not None:
+        open_run(root)  # a run that is not a run at all says so first
+        raise ReportError(
+            f"--compare-games needs a game run (bonken-sim game) as RUN_DIR; {root} is a deal run"
+        )
     manifest = open_run(root)  # NotARun for a missing, foreign or incomplete run
     dest = Path(out) if out is not None else root / DEFAULT_DIR
     check_out(root, dest)
@@ -619,3 +636,299 @@ def _swap_into_place(tmp: Path, dest: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
     else:
         os.replace(tmp, dest)
+
+
+# ---------------------------------------------------------------------------------------
+# Game runs
+
+
+def _pct_ci(p: float, lo: float, hi: float) -> str:
+    if not np.isfinite(p):
+        return "–"
+    return f"{100 * p:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%)"
+
+
+def _game_meta(stats: G.GameStats, run: Path) -> list[tuple[str, str]]:
+    m = stats.manifest
+    cfg = m.get("config", {})
+    ruleset = cfg.get("ruleset")
+    rows = [
+        ("run directory", str(run)),
+        ("kind", "game run (bonken-sim game): whole games of 11 deals"),
+        ("seed", str(cfg.get("seed"))),
+        ("games", f"{stats.games:,}"),
+        ("players (seats 0–3)", ", ".join(stats.players)),
+        ("contract order", str(cfg.get("order", "free"))),
+        ("doubling", "on" if cfg.get("doubling", True) else "off"),
+        (
+            "rules",
+            "RULES.md (standard)"
+            if ruleset is None
+            else f"house ruleset {ruleset.get('name', '?')}",
+        ),
+        ("parts", f"{len(m.get('parts', []))} of {cfg.get('chunk_size', '?'):,} games"),
+        ("versions of the run", ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())),
+    ]
+    if stats.compare is not None:
+        other = "off" if stats.compare.doubling_in_main else "on"
+        rows.append(("compared with", f"{stats.compare.other} (doubling {other})"))
+    rows.append(
+        ("report", f"bonken-sim {__version__}, {datetime.now(UTC).isoformat(timespec='seconds')}")
+    )
+    return rows
+
+
+GAME_GUIDE = (
+    "A game is 11 deals: the dealer rotates, the chooser (across from the dealer) picks a "
+    "contract, every negative contract is played once and troeven four times. Each seat's "
+    "settled total is the sum of its settled scores (raw score plus what doubles moved); "
+    "the four totals of a game sum to 0.",
+    "A win is a first place; a shared first place counts as a win for each player sharing "
+    "it (as bonken-sim tournament counts it), so win rates can add up to a little over 100%. "
+    "Win rates carry Wilson 95% intervals over seat-games.",
+    "Per profile, the game is the unit: a profile holding several seats gets each game's "
+    "mean over its seats, since the seats of one game share the cards. Means carry normal "
+    "95% intervals over games; differences between profiles, or between the run and its "
+    "doubling-off twin, are paired on the same games.",
+    "The first dealer of game g is seat g mod 4, so no seat is favoured by the deal order: "
+    "differences between seats holding the same profile are noise.",
+    "Every figure's numbers are in tables/*.csv beside this page.",
+)
+
+
+def _game_sections(
+    stats: G.GameStats,
+) -> tuple[list[Section], dict[str, FigureSpec], dict[str, pd.DataFrame]]:
+    tabs: dict[str, pd.DataFrame] = {}
+    draw: dict[str, FigureSpec] = {}
+    tabs["game_results"] = res = G.results(stats)
+    tabs["game_contracts"] = con = G.contracts(stats)
+    tabs["head_to_head"] = h2h = G.head_to_head(stats)
+    draw["game_results"] = ("game_results", (res,))
+    draw["game_contracts"] = ("game_contracts", (con,))
+    order = res.sort_values("group", kind="stable", key=lambda g: g != "profile")
+    shown = pd.DataFrame(
+        {
+            "": F._unit_labels(order),
+            "win rate (95% CI)": [
+                _pct_ci(*r)
+                for r in zip(
+                    order["win_rate"], order["win_ci_low"], order["win_ci_high"], strict=True
+                )
+            ],
+            "sole first places": [f"{w:,}" for w in order["sole_wins"]],
+            "mean total ± 95% CI": [
+                _fmt_ci(*r, 1)
+                for r in zip(
+                    order["mean_total"], order["total_ci_low"], order["total_ci_high"], strict=True
+                )
+            ],
+        }
+    )
+    tables1 = [("Win rate and mean settled total per game", shown)]
+    if len(h2h):
+        tables1.append(
+            (
+                "Profile against profile, paired on the same games (95% CI)",
+                pd.DataFrame(
+                    {
+                        "profile − versus": [
+                            f"{a} − {b}" for a, b in zip(h2h["profile"], h2h["versus"], strict=True)
+                        ],
+                        "win rate difference (points of %)": [
+                            _fmt_ci(100 * m, 100 * lo, 100 * hi, 1)
+                            for m, lo, hi in zip(
+                                h2h["win_diff"],
+                                h2h["win_diff_ci_low"],
+                                h2h["win_diff_ci_high"],
+                                strict=True,
+                            )
+                        ],  # fmt: skip
+                        "mean total difference (points)": [
+                            _fmt_ci(m, lo, hi, 1)
+                            for m, lo, hi in zip(
+                                h2h["total_diff"],
+                                h2h["total_diff_ci_low"],
+                                h2h["total_diff_ci_high"],
+                                strict=True,
+                            )
+                        ],  # fmt: skip
+                    }
+                ),
+            )
+        )
+    sections = [
+        Section(
+            "1. Win rates and totals",
+            f"{stats.games:,} games. {stats.shared_first:,} of them "
+            f"({100 * stats.shared_first / max(1, stats.games):.1f}%) had a shared first place.",
+            [
+                FigureItem(
+                    "game_results",
+                    "Win rate and mean total per profile and seat",
+                    "Left: the share of games in which the profile (top rows) or the seat "
+                    "(bottom rows, with the profile sitting there) finished first, with Wilson "
+                    "95% intervals; dashed: 25%, what four equal players would each get "
+                    "without ties. Right: the mean settled total per game with its 95% "
+                    "interval; a game's four totals sum to 0.",
+                    ["game_results"],
+                )
+            ],
+            tables=tables1,
+        )
+    ]
+    profiles = list(stats.profiles)
+    contrib = con[con["group"] == "profile"]
+    shown2 = pd.DataFrame({"contract": list(G.CONTRACTS)})
+    shown2["deals per game"] = [
+        f"{x:g}" for x in contrib.drop_duplicates("contract")["deals_per_game"]
+    ]
+    for p in profiles:
+        d = contrib[contrib["name"] == p].set_index("contract").loc[list(G.CONTRACTS)]
+        shown2[p] = [
+            _fmt_ci(*r, 1)
+            for r in zip(d["final_mean"], d["final_ci_low"], d["final_ci_high"], strict=True)
+        ]
+    sections.append(
+        Section(
+            "2. Per-contract contributions",
+            "Each contract's settled points per game, per profile and per seat: they add up "
+            "to the mean totals above. game_contracts.csv also has the raw part, what "
+            "doubling moved, and the settled score per deal of each contract.",
+            [
+                FigureItem(
+                    "game_contracts",
+                    "Where the totals come from",
+                    "Per contract (rows), the settled points per game of each profile (left) "
+                    "and seat (right) minus a fair share (the contract's settled points per "
+                    "game averaged over the four seats, e.g. −16.25 for bukken, +130 for "
+                    "troeven's four deals), with 95% intervals. Right of zero: the profile "
+                    "gains on that contract against an equal split.",
+                    ["game_contracts"],
+                )
+            ],
+            tables=[("Settled points per game ± 95% CI, per profile", shown2)],
+        )
+    )
+    figs3: list[FigureItem] = []
+    tables3: list[tuple[str, pd.DataFrame]] = []
+    notes: list[str] = []
+    doubling_on = bool(stats.manifest["config"].get("doubling", True))
+    if doubling_on:
+        draw["game_doubling"] = ("game_doubling", (con,))
+        figs3.append(
+            FigureItem(
+                "game_doubling",
+                "What doubling moved, per contract",
+                "Per contract, the settled minus the raw points per game (what doubles "
+                "moved to or from the profile or seat), with 95% intervals. Profiles that "
+                "double take points from those who do not; over the four seats these sum to "
+                "0.",
+                ["game_contracts"],
+            )
+        )
+    pairs = h2h[h2h["only_doubling_differs"]]
+    if len(pairs) and len(tables1) > 1:
+        tables3.append(
+            (
+                "Profiles that differ only in doubling, paired on the same games (95% CI)",
+                tables1[1][1][h2h["only_doubling_differs"].to_numpy()],
+            )
+        )
+    if stats.compare is not None:
+        tabs["doubling_effect"] = eff = G.doubling_effect(stats)
+        draw["doubling_effect"] = ("doubling_effect", (eff,))
+        figs3.append(
+            FigureItem(
+                "doubling_effect",
+                "Win rates with doubling on and off",
+                "The same games (same seed, players, order and rules) played with doubling "
+                "on and off: card play and contract choice do not look at doubling, so the "
+                "raw scores are the same and only the settlement differs. Left: win rates "
+                "(Wilson 95% CI). Middle and right: the change in win rate (percentage "
+                "points) and in mean total, paired per game, with 95% intervals. "
+                f"Doubling changed who finished first in "
+                f"{100 * stats.compare.winner_changed / max(1, stats.compare.games):.1f}% "
+                "of the games.",
+                ["doubling_effect"],
+            )
+        )
+    else:
+        notes.append(
+            "For the effect of doubling on win rates, play the same games with --doubling "
+            "off (same --seed, --games, --players, --order, rules) and pass that run as "
+            "--compare-games DIR."
+        )
+    if not doubling_on and stats.compare is None:
+        notes.insert(0, "This run was played with doubling off.")
+    sections.append(
+        Section(
+            "3. Effect of doubling on win rates",
+            "A double of t by d moves s_d − s_t from t to d (both ways if they double each "
+            "other). Here: what doubles moved per contract and profile, and how win rates "
+            "change with doubling.",
+            figs3,
+            tables=tables3,
+            note=" ".join(notes),
+        )
+    )
+    return sections, draw, tabs
+
+
+def _write_games(root, dest, fmts, manifest, compare, t0) -> ReportResult:
+    parent = dest.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=parent))
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+    try:
+        stats = G.aggregate_games(root, manifest)
+        if compare is not None:
+            stats.compare = G.compare_doubling(stats, compare)
+        t_agg = time.perf_counter() - t0
+        (tmp / "figures").mkdir()
+        (tmp / "tables").mkdir()
+        sections, draw, tabs = _game_sections(stats)
+        files: list[str] = []
+        for name, frame in tabs.items():
+            frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
+            files.append(f"tables/{name}.csv")
+        for section in sections:
+            for item in section.figures:
+                item.png = render_figure(draw[item.name], str(tmp / "figures" / item.name))
+                files += [f"figures/{item.name}.png", f"figures/{item.name}.svg"]
+        seed = manifest["config"].get("seed")
+        title = f"Bonken game report: {stats.games:,} games, seed {seed}"
+        meta = _game_meta(stats, root)
+        if "html" in fmts:
+            page = html_page(title, meta, GAME_GUIDE, sections)
+            (tmp / "report.html").write_text(page, "utf-8")
+            files.append("report.html")
+        if "md" in fmts:
+            page = markdown_page(title, meta, GAME_GUIDE, sections)
+            (tmp / "report.md").write_text(page, "utf-8")
+            files.append("report.md")
+        seconds = time.perf_counter() - t0
+        doc = {
+            "format": REPORT_FORMAT,
+            "version": 1,
+            "kind": "games",
+            "run": str(root.resolve()),
+            "compared_with": None if compare is None else str(Path(compare).resolve()),
+            "games": stats.games,
+            "seed": seed,
+            "bonken_sim": __version__,
+            "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "formats": list(fmts),
+            "files": sorted(files),
+            "seconds": round(seconds, 2),
+        }
+        (tmp / MARKER).write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
+        _swap_into_place(tmp, dest)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+        raise
+    return ReportResult(dest, sorted(files), stats.games, seconds, t_agg)

@@ -585,3 +585,193 @@ def doubling_by_hcp(t: pd.DataFrame) -> Figure:
     handles = [mpl.lines.Line2D([], [], color=c, marker="o", label=g) for g, c in colors.items()]
     _bottom_legend(fig, handles, "doubler → target")
     return fig
+
+
+# ---------------------------------------------------------------------------------------
+# Game runs
+
+UNIT_GROUP_COLORS = {"profile": "#1f77b4", "seat": "#7f7f7f"}
+UNIT_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
+
+
+def _err(rows) -> np.ndarray:
+    """Error-bar lengths; rounding can leave a bound a hair past the mean (never negative)."""
+    return np.maximum(np.nan_to_num(np.vstack(rows), nan=0.0), 0.0)
+
+
+def _unit_labels(t: pd.DataFrame) -> list[str]:
+    """'basic (2 seats)' for a profile, 'seat 1: basic' for a seat."""
+    return [
+        f"{n} ({s} seat{'s' if s > 1 else ''})" if g == "profile" else f"{n}: {p}"
+        for g, n, p, s in zip(t["group"], t["name"], t["profile"], t["seats"], strict=True)
+    ]
+
+
+def _unit_rows(ax, t: pd.DataFrame, mean, lo, hi, scale: float = 1.0, fmt: str = "{:+.1f}"):
+    """One point with its CI per row of ``t`` (profiles first, then seats), labelled."""
+    t = t.sort_values("group", kind="stable", key=lambda g: g != "profile")
+    y = np.arange(len(t))
+    m = scale * t[mean].to_numpy(float)
+    err = scale * _err([t[mean] - t[lo], t[hi] - t[mean]])
+    colors = [UNIT_GROUP_COLORS[g] for g in t["group"]]
+    for yi, mi, e0, e1, c in zip(y, m, err[0], err[1], colors, strict=True):
+        ax.errorbar(mi, yi, xerr=[[e0], [e1]], fmt="o", ms=5, color=c, capsize=3, lw=1.2)
+        ax.annotate(fmt.format(mi), (mi, yi), xytext=(0, 6), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=8)  # fmt: skip
+    ax.set_yticks(y, _unit_labels(t))
+    ax.set_ylim(len(t) - 0.4, -0.7)
+    n_prof = int((t["group"] == "profile").sum())
+    if 0 < n_prof < len(t):
+        ax.axhline(n_prof - 0.5, color="black", lw=0.6, ls=":")
+    ax.margins(x=0.12)
+
+
+def _unit_legend(fig: Figure, extra: Sequence = ()) -> None:
+    handles = [*extra,
+        mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["profile"], marker="o",
+                         label="per profile (game = unit; mean over its seats)"),
+        mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["seat"], marker="o", label="per seat"),
+    ]  # fmt: skip
+    _bottom_legend(fig, handles, "")
+
+
+def game_results(t: pd.DataFrame) -> Figure:
+    fig = _fig(
+        0.42 * len(t) + 2.0,
+        "Game results: win rate and mean settled total (95% CI)",
+        left=2.1,
+        top=0.8,
+        bottom=1.1,
+        wspace=0.08,
+    )
+    ax_win, ax_tot = fig.subplots(1, 2, sharey=True)
+    _unit_rows(ax_win, t, "win_rate", "win_ci_low", "win_ci_high", 100, "{:.1f}%")
+    ax_win.axvline(25, color="black", ls="--", lw=0.8)
+    ax_win.set_xlabel("win rate (% of games with first place; shared first counts for each)")
+    ax_win.set_title("win rate, Wilson 95% CI; dashed: 1 in 4")
+    _unit_rows(ax_tot, t, "mean_total", "total_ci_low", "total_ci_high")
+    ax_tot.axvline(0, color="black", lw=0.8)
+    ax_tot.set_xlabel("mean settled total per game (points)")
+    ax_tot.set_title("mean total (totals of a game sum to 0)")
+    _unit_legend(fig)
+    return fig
+
+
+def _contract_panel(ax, t: pd.DataFrame, value: str, names: Sequence[str], centre=None) -> None:
+    """Per contract (rows) one point with its CI per unit in ``names`` (offset, coloured)."""
+    contracts = list(dict.fromkeys(t["contract"]))
+    y = np.arange(len(contracts))
+    offsets = np.linspace(-0.3, 0.3, len(names)) if len(names) > 1 else [0.0]
+    for k, name in enumerate(names):
+        d = t[t["name"] == name].set_index("contract").loc[contracts]
+        shift = 0.0 if centre is None else centre.loc[contracts].to_numpy()
+        m = d[f"{value}_mean"].to_numpy() - shift
+        err = _err([d[f"{value}_mean"] - d[f"{value}_ci_low"],
+                         d[f"{value}_ci_high"] - d[f"{value}_mean"]])  # fmt: skip
+        label = d["label"].iloc[0]
+        ax.errorbar(m, y + offsets[k], xerr=err, fmt="o", ms=4, capsize=2, lw=1,
+                    color=UNIT_PALETTE[k % len(UNIT_PALETTE)], label=label)  # fmt: skip
+    labels = contracts
+    if centre is not None:
+        labels = [f"{c}\n(fair {centre[c]:+.1f})" for c in contracts]
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(contracts) - 0.5, -0.5)
+    ax.axvline(0, color="black", lw=0.8)
+    # below the panel: inside it would cover points
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=2, fontsize=8,
+              frameon=False)  # fmt: skip
+
+
+def _labelled(t: pd.DataFrame) -> pd.DataFrame:
+    t = t.copy()
+    t["label"] = _unit_labels(t)
+    return t
+
+
+def game_contracts(t: pd.DataFrame) -> Figure:
+    t = _labelled(t)
+    n_contracts = t["contract"].nunique()
+    fig = _fig(
+        0.55 * n_contracts + 2.8,
+        "Where the totals come from: each contract's settled points per game − a fair share "
+        "(95% CI)",
+        left=1.3,
+        top=0.8,
+        bottom=1.45,
+        wspace=0.12,
+    )
+    ax_p, ax_s = fig.subplots(1, 2, sharey=True)
+    seats = t[t["group"] == "seat"]
+    fair = seats.groupby("contract", sort=False)["final_mean"].mean()
+    profiles = list(dict.fromkeys(t.loc[t["group"] == "profile", "name"]))
+    _contract_panel(ax_p, t[t["group"] == "profile"], "final", profiles, fair)
+    _contract_panel(ax_s, seats, "final", list(dict.fromkeys(seats["name"])), fair)
+    ax_p.set_title("per profile (mean over its seats)")
+    ax_s.set_title("per seat")
+    for ax in (ax_p, ax_s):
+        ax.set_xlabel("settled points per game − fair share (points)")
+    return fig
+
+
+def game_doubling(t: pd.DataFrame) -> Figure:
+    t = _labelled(t)
+    n_contracts = t["contract"].nunique()
+    fig = _fig(
+        0.5 * n_contracts + 2.8,
+        "What doubling moved: settled − raw points per game, per contract (95% CI)",
+        left=1.2,
+        top=0.8,
+        bottom=1.45,
+        wspace=0.12,
+    )
+    ax_p, ax_s = fig.subplots(1, 2, sharey=True)
+    seats = t[t["group"] == "seat"]
+    profiles = list(dict.fromkeys(t.loc[t["group"] == "profile", "name"]))
+    _contract_panel(ax_p, t[t["group"] == "profile"], "transfer", profiles)
+    _contract_panel(ax_s, seats, "transfer", list(dict.fromkeys(seats["name"])))
+    ax_p.set_title("per profile (mean over its seats)")
+    ax_s.set_title("per seat")
+    for ax in (ax_p, ax_s):
+        ax.set_xlabel("points gained (+) or lost (−) to doubles, per game")
+    return fig
+
+
+def doubling_effect(t: pd.DataFrame) -> Figure:
+    fig = _fig(
+        0.42 * len(t) + 2.0,
+        "Effect of doubling: the same games with doubling on and off (95% CI)",
+        left=2.1,
+        top=0.8,
+        bottom=1.1,
+        wspace=0.1,
+    )
+    ax_rate, ax_dw, ax_dt = fig.subplots(1, 3, sharey=True, width_ratios=[1.2, 1, 1])
+    t = t.sort_values("group", kind="stable", key=lambda g: g != "profile")
+    y = np.arange(len(t))
+    sides: list = []
+    for side, marker, color, dy in (("on", "o", "#d62728", -0.13), ("off", "s", "#1f77b4", 0.13)):
+        m = 100 * t[f"win_rate_{side}"].to_numpy(float)
+        err = 100 * _err([t[f"win_rate_{side}"] - t[f"win_{side}_ci_low"],
+                               t[f"win_{side}_ci_high"] - t[f"win_rate_{side}"]])  # fmt: skip
+        ax_rate.errorbar(m, y + dy, xerr=err, fmt=marker, ms=4, capsize=2, lw=1, color=color)
+        sides.append(mpl.lines.Line2D([], [], color=color, marker=marker,
+                                      label=f"doubling {side} (left panel)"))  # fmt: skip
+    ax_rate.set_yticks(y, _unit_labels(t))
+    ax_rate.set_ylim(len(t) - 0.4, -0.7)
+    ax_rate.axvline(25, color="black", ls="--", lw=0.8)
+    ax_rate.set_xlabel("win rate (% of games)")
+    ax_rate.set_title("win rate, Wilson 95% CI")
+    _unit_rows(ax_dw, t, "win_diff", "win_diff_ci_low", "win_diff_ci_high", 100, "{:+.1f}")
+    ax_dw.axvline(0, color="black", lw=0.8)
+    ax_dw.set_xlabel("win rate on − off (percentage points)")
+    ax_dw.set_title("paired per game")
+    _unit_rows(ax_dt, t, "total_diff", "total_diff_ci_low", "total_diff_ci_high")
+    ax_dt.axvline(0, color="black", lw=0.8)
+    ax_dt.set_xlabel("mean total on − off (points per game)")
+    ax_dt.set_title("paired per game")
+    for ax in (ax_rate, ax_dw, ax_dt):
+        n_prof = int((t["group"] == "profile").sum())
+        if 0 < n_prof < len(t):
+            ax.axhline(n_prof - 0.5, color="black", lw=0.6, ls=":")
+    _unit_legend(fig, sides)
+    return fig
