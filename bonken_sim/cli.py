@@ -891,7 +891,8 @@ def run_cmd(
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare(run_a, run_b, as_json):
     """Two runs of the same seed (e.g. two rulesets): per variant and seat, the paired
-    difference of mean scores B − A with 95% CIs."""
+    difference of mean scores B − A with 95% CIs. Two game runs: per seat and profile the
+    change in win rate and total, per contract the change in the chooser's score."""
     from .compare import compare_runs, to_json, to_text
 
     doc = _wrap(compare_runs, run_a, run_b)

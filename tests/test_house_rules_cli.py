@@ -175,3 +175,71 @@ def test_run_cli_ruleset_and_config_key(capsys, tmp_path):
         capsys, "run", "--deals", "10", "--ruleset", "nope", "--out", str(tmp_path / "s")
     )
     assert code == 2 and "unknown ruleset 'nope'" in err
+
+
+# --- compare for game runs -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def two_game_runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hrg")
+    (tmp / "mo.toml").write_text('trump_play = "must-overtrump"\nname = "overtrump"\n')
+    outs = []
+    for name, extra in (("a", []), ("b", ["--rules", str(tmp / "mo.toml")])):
+        out = tmp / name
+        args = ["game", "--games", "1500", "--seed", "4", "--out", str(out), "--quiet"]
+        assert main([*args, "--players", "basic,basic,random,basic", *extra]) == 0
+        outs.append(out)
+    return outs
+
+
+def test_compare_game_runs_pairs_games_and_deals(two_game_runs, capsys):
+    a, b = two_game_runs
+    doc = compare_runs(a, b)
+    assert doc["kind"] == "games" and doc["games"] == 1500 and not doc["notes"]
+    ga = pd.read_parquet(a / "games").sort_values("game").reset_index(drop=True)
+    gb = pd.read_parquet(b / "games").sort_values("game").reset_index(drop=True)
+    z = 1.959963984540054
+    for p, s in enumerate(doc["seats"]):
+        d = (gb[f"rank_{p}"] == 1).astype(int) - (ga[f"rank_{p}"] == 1).astype(int)
+        assert s["win"]["diff"].mean == pytest.approx(d.mean())
+        assert s["win"]["diff"].half_width == pytest.approx(z * d.std(ddof=1) / np.sqrt(len(d)))
+        t = gb[f"total_{p}"].astype(int) - ga[f"total_{p}"].astype(int)
+        assert s["total"]["diff"].mean == pytest.approx(t.mean())
+    # three basic seats: the profile's win rate is the mean over its seats
+    basic = next(x for x in doc["profiles"] if x["profile"] == "basic")
+    assert basic["seats"] == [0, 1, 3]
+    per_seat = [doc["seats"][p]["win"]["diff"].mean for p in (0, 1, 3)]
+    assert basic["win"]["diff"].mean == pytest.approx(np.mean(per_seat))
+    # the chooser's troeven value, over deals where both chose the same variant
+    da = pd.read_parquet(a / "deals")
+    db = pd.read_parquet(b / "deals")
+    m = da.merge(db, on=["game", "deal"], suffixes=("_a", "_b"))
+    m = m[(m.variant_a == m.variant_b) & (m.contract_a == "troeven")]
+    ch = m.chooser_a.to_numpy()
+    ra = m[[f"raw_{p}_a" for p in range(4)]].to_numpy()[np.arange(len(m)), ch]
+    rb = m[[f"raw_{p}_b" for p in range(4)]].to_numpy()[np.arange(len(m)), ch]
+    trow = next(c for c in doc["contracts"] if c["contract"] == "troeven")
+    assert trow["deals"] == len(m) and trow["diff"].mean == pytest.approx((rb - ra).mean())
+    assert trow["diff"].mean != 0  # must over-trump changes troeven play
+    negs = [c for c in doc["contracts"] if c["contract"] != "troeven"]
+    assert negs and all(c["diff"].mean == 0 for c in negs)  # untouched by a trump rule
+    code, out, _ = run(capsys, "compare", str(a), str(b))
+    assert code == 0 and "overtrump moves the chooser's troeven value by" in out
+    assert "win rate" in out and "basic" in out
+    code, out, _ = run(capsys, "compare", str(a), str(b), "--json")
+    js = json.loads(out)
+    assert js["seats"][2]["profile_a"] == "random" and "ci95" in js["seats"][0]["win_rate"]["diff"]
+    assert js["contracts"][-1]["contract"] == "troeven"
+
+
+def test_compare_refuses_mixed_kinds_and_different_game_seeds(
+    two_game_runs, two_runs, tmp_path, capsys
+):
+    a, _ = two_game_runs
+    code, _, err = run(capsys, "compare", str(a), str(two_runs[0]))
+    assert code == 2 and "compare two `run` directories or two `game` directories" in err
+    other = tmp_path / "s"
+    assert main(["game", "--games", "20", "--seed", "5", "--out", str(other), "--quiet"]) == 0
+    code, _, err = run(capsys, "compare", str(a), str(other))
+    assert code == 2 and "different seeds" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "compare", str(a), str(tmp_path))
+    assert code == 2 and "not a bonken-sim run or game run directory" in err
