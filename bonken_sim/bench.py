@@ -24,7 +24,8 @@ from ._core.rng import seed_key
 from ._core.ruleset import standard_table
 from .rules import VARIANTS
 
-STRATEGIES = {"random": 0, "basic": 1}
+STRATEGIES = {"random": 0, "basic": 1, "advanced": 2}
+REFERENCE_STRATEGIES = ("random", "basic")  # the tiers tests/reference implements
 
 
 def _alloc(n: int, nv: int):
@@ -93,8 +94,19 @@ def run_bench(
     reference_deals: int = 40,
     out_dir: Path | None = None,
     echo=print,
+    strategies: tuple[str, ...] = tuple(STRATEGIES),
 ) -> dict:
-    """Measure and return a result document; also written as JSON to ``out_dir``."""
+    """Measure and return a result document; also written as JSON to ``out_dir``.
+
+    ``strategies``: which tiers to measure (names of ``STRATEGIES``), every seat the same.
+    """
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown or not strategies:
+        raise ValueError(
+            f"unknown strategy {unknown[0] if unknown else ''!r} "
+            f"(expected some of: {', '.join(STRATEGIES)})"
+        )
+    chosen = {s: STRATEGIES[s] for s in STRATEGIES if s in strategies}
     from .warmup import warmup
 
     compile_s = warmup()
@@ -118,14 +130,14 @@ def run_bench(
         f"kernels ready in {compile_s:.1f} s; {deals:,} fresh deals per repeat, median of {repeats}"
     )
     echo("")
-    header = f"{'variant':14s}" + "".join(f"{s + ' /s':>14s}{'ns/card':>9s}" for s in STRATEGIES)
+    header = f"{'variant':14s}" + "".join(f"{s + ' /s':>14s}{'ns/card':>9s}" for s in chosen)
     echo("single thread, one variant per fresh deal (dealing included)")
     echo(header)
-    per_variant: dict[str, dict[str, float]] = {s: {} for s in STRATEGIES}
+    per_variant: dict[str, dict[str, float]] = {s: {} for s in chosen}
     n_single = max(deals // 4, 1000)
     for v in VARIANTS:
         row = f"{v.name:14s}"
-        for sname, sid in STRATEGIES.items():
+        for sname, sid in chosen.items():
             strat = np.full(4, sid, np.int64)
             rate = _median_rate(key, n_single, np.array([v.id]), strat, table, 1, repeats, 10**9)
             per_variant[sname][v.name] = rate
@@ -135,7 +147,7 @@ def run_bench(
     echo("all 12 variants per deal (as `bonken-sim run` plays them)")
     columns = ("threads", 8), ("playouts/s", 14), ("per core", 12), ("ns/card", 9), ("scaling", 9)
     echo(f"{'strategy':10s}" + "".join(f"{name:>{width}s}" for name, width in columns))
-    for sname, sid in STRATEGIES.items():
+    for sname, sid in chosen.items():
         strat = np.full(4, sid, np.int64)
         doc = {
             "per_variant_single_thread": per_variant[sname],
@@ -153,7 +165,9 @@ def run_bench(
         result["strategies"][sname] = doc
     if reference_deals:
         echo("")
-        for sname, sid in STRATEGIES.items():
+        for sname, sid in chosen.items():
+            if sname not in REFERENCE_STRATEGIES:
+                continue
             ref = reference_rate(seed, reference_deals, sid)
             if ref is None:
                 echo("pure-Python reference not found (tests/reference); speed-up not measured")

@@ -88,7 +88,7 @@ def cli() -> None:
     "--strategies",
     default="basic",
     show_default=True,
-    help="One strategy for all seats or four, comma-separated (random, basic).",
+    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
 )
 @click.option("--dealer", default=0, show_default=True, help="Dealer seat 0-3.", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
@@ -367,8 +367,14 @@ def rules_cmd(name, rules_file, as_json):
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for the JSON result.",
 )
+@click.option(
+    "--strategies",
+    default="random,basic,advanced",
+    show_default=True,
+    help="Strategy tiers to measure, comma-separated (each plays all four seats).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
-def bench(deals, repeats, threads, reference_deals, out_dir, as_json):
+def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json):
     """Measure deal-playouts per second per strategy, variant and thread count."""
     from .bench import run_bench
 
@@ -380,9 +386,18 @@ def bench(deals, repeats, threads, reference_deals, out_dir, as_json):
         ) from None
     if not counts or any(t < 1 or t > 256 for t in counts):
         raise UserError(f"--threads must be between 1 and 256, got {threads!r}")
+    from .bench import STRATEGIES
+
+    tiers = tuple(t.strip().lower() for t in strategies.split(","))
+    bad = [t for t in tiers if t not in STRATEGIES]
+    if bad or len(set(tiers)) != len(tiers):
+        raise UserError(
+            f"--strategies must be distinct names from {', '.join(STRATEGIES)}, got {strategies!r}"
+        )
     echo = (lambda *a, **k: None) if as_json else click.echo
     result = _wrap(
         run_bench,
+        strategies=tiers,
         deals=deals,
         repeats=repeats,
         threads=counts,
@@ -729,7 +744,10 @@ def _load_run_config(ctx, param, value):
     "--strategies",
     metavar="LIST",
     envvar="BONKEN_SIM_STRATEGIES",
-    help="One strategy for all seats or four, comma-separated (random, basic). [default: basic]",
+    help=(
+        "One strategy for all seats or four, comma-separated (random, basic, advanced). "
+        "[default: basic]"
+    ),
 )
 @click.option(
     "--contracts",
@@ -959,7 +977,7 @@ def summary(run_dir, as_json):
     default="basic",
     show_default=True,
     metavar="LIST",
-    help="One strategy for all seats or four, comma-separated (random, basic).",
+    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
 )
 @click.option("--threads", metavar="T", help="Worker threads. [default: the CPUs available]")
 @click.option(

@@ -58,7 +58,7 @@ class Profile:
     """A player: card-play strategy id, contract-choice policy, doubling policy."""
 
     name: str
-    card: int  # 0 random, 1 basic (docs/ENGINE.md)
+    card: int  # 0 random, 1 basic, 2 advanced (docs/ENGINE.md)
     choice: int  # G.CHOICE_RANDOM / G.CHOICE_FITTED
     doubling: int  # G.DOUBLE_NEVER / G.DOUBLE_FITTED
     description: str
@@ -82,6 +82,14 @@ PROFILES: dict[str, Profile] = {
             G.DOUBLE_FITTED,
             "basic card play, the fitted relative-value contract choice with the τ_k trump "
             "call, the fitted doubling thresholds",
+        ),
+        Profile(
+            "advanced",
+            2,
+            G.CHOICE_FITTED,
+            G.DOUBLE_FITTED,
+            "advanced card play (stake-aware under doubles), the fitted relative-value "
+            "contract choice with the τ_k trump call, the fitted doubling thresholds",
         ),
         Profile(
             "basic-nodouble",

@@ -28,7 +28,7 @@ from .doubling import doubles
 from .selfplay import self_play
 from .stats import Z95, wilson_ci
 
-RUNGS = (("random", "basic"),)  # (lower tier, hero tier); advanced joins when it exists
+RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ class Strategy(IntEnum):
 
     RANDOM = 0
     BASIC = 1
+    ADVANCED = 2
 
 
 @dataclass(frozen=True)

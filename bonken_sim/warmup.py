@@ -31,6 +31,19 @@ def warmup() -> float:
         np.zeros((n, 12, 4), np.int8),
         np.zeros((n, 12, 4), np.int8),
     )
+    # Deals with an advanced seat run their own loops (_core/playout_advanced).
+    K.simulate_batch(
+        key,
+        0,
+        0,
+        variants,
+        np.array([2, 1, 0, 2], dtype=np.int64),
+        table,
+        np.zeros((n, 4), np.uint64),
+        np.zeros((n, 12, 4), np.int16),
+        np.zeros((n, 12, 4), np.int8),
+        np.zeros((n, 12, 4), np.int8),
+    )
     hands = np.zeros(4, np.uint64)
     four = [np.zeros(4, np.int64) for _ in range(3)]
     trace = np.zeros(K.TRACE_LEN, np.int64)

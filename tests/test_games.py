@@ -64,7 +64,8 @@ def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True, ru
             # a never-doubling seat changes what the others may double back
             barred[:, [PROFILES[p].doubling == 0 for p in profiles]] = True
             doubled = D.doubles(models, hands[None, :], v, dealer, barred)
-        strategies = ",".join("basic" if PROFILES[p].card == 1 else "random" for p in profiles)
+        tiers = ("random", "basic", "advanced")
+        strategies = ",".join(tiers[PROFILES[p].card] for p in profiles)
         raw = np.array(play(seed, deal, v, strategies, dealer, ruleset=ruleset).scores)
         final = D.settle(raw[None, :], D.multiplicity(doubled))[0]
         rows.append((NAMES.index(v), doubled[0], raw, final))
@@ -78,6 +79,8 @@ def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True, ru
         (["basic", "basic-nodouble", "basic", "basic-nodouble"], False, True),
         (["basic"] * 4, True, True),
         (["basic"] * 4, False, False),
+        # Without doubles every stake is 0, so advanced play is the plain advanced tier.
+        (["advanced", "basic", "advanced", "basic"], False, False),
     ],
 )
 def test_kernel_games_equal_the_python_composition(profiles, fixed_order, doubling):
@@ -102,6 +105,24 @@ def test_kernel_games_equal_the_python_composition(profiles, fixed_order, doubli
             assert b.raw[i, k].tolist() == raw.tolist(), where
             assert b.final[i, k].tolist() == final.tolist(), where
         assert b.totals[i].tolist() == b.final[i].sum(axis=0).tolist()
+
+
+def test_advanced_play_in_games_weighs_the_doubles():
+    """The game kernel hands each deal's doubling matrix to card play: a deal without doubles
+    is the plain advanced play, and some deals with doubles are played differently."""
+    seed, n = 12, 300
+    b = play_games(n, seed, np.arange(4), ["advanced"] * 4, threads=2)
+    dbl = b.doubled()
+    changed = 0
+    for i in range(n):
+        for k in range(DEALS_PER_GAME):
+            dealer = (i + k) % 4
+            plain = play(seed, DEALS_PER_GAME * i + k, NAMES[b.variant[i, k]], "advanced", dealer)
+            same = b.raw[i, k].tolist() == plain.scores
+            if not dbl[i, k].any():
+                assert same, f"game {i} deal {k}"
+            changed += not same
+    assert changed > 0
 
 
 def test_numba_features_equal_the_numpy_features():

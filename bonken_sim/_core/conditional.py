@@ -10,7 +10,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import U0, U1
-from .playout import play_variant
+from .playout_advanced import play_staked
 from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
 
 # Separates the conditional streams from the unconditional ones of the same seed.
@@ -97,6 +97,7 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
     order = np.empty(4, np.int64)
     no_trace = np.empty(0, np.int64)
     rnd = np.empty(52, np.uint64)
+    stake = np.zeros((4, 4), np.int64)  # no doubles: advise compares raw scores
     for i in range(n):
         ds = deal_state(ckey, deal_start + i)
         rest[:] = base
@@ -105,7 +106,7 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
             v = variants[j]
             for p in range(4):
                 hands[p] = dealt[p]
-            play_variant(
+            play_staked(
                 table[v],
                 hands,
                 dealer,
@@ -116,6 +117,7 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
                 tricks,
                 order,
                 no_trace,
+                stake,
             )
             for p in range(4):
                 scores_out[i, j, p] = scores[p]

@@ -15,7 +15,7 @@ import numpy as np
 from ._jit import jit, popcnt
 from .cards import U1
 from .deal import deal_into
-from .playout import play_variant
+from .playout_advanced import play_staked
 from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
 from .ruleset import DOMINO, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 
@@ -351,6 +351,7 @@ def play_games(
     need = np.empty(4)
     ok = np.zeros(4, np.bool_)
     doubled = np.zeros((4, 4), np.int64)
+    stake = np.zeros((4, 4), np.int64)  # directions doubled per seat pair: what play weighs
     had_trump = np.zeros(4, np.bool_)
     totals = np.zeros(4, np.int64)
     strat = np.empty(4, np.int64)
@@ -427,7 +428,9 @@ def play_games(
                 )
             for p in range(4):
                 hands[p] = dealt[p]
-            play_variant(
+                for q in range(4):
+                    stake[p, q] = doubled[p, q] + doubled[q, p]
+            play_staked(
                 table[v],
                 hands,
                 dealer,
@@ -438,6 +441,7 @@ def play_games(
                 tricks,
                 order,
                 no_trace,
+                stake,
             )
             for p in range(4):
                 final = scores[p]

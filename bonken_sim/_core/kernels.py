@@ -12,9 +12,9 @@ from .playout import (
     domino_fix_aces,
     domino_opening,
     lead_ban,
-    play_variant,
     trick_legal,
 )
+from .playout_advanced import play_staked
 from .rng import deal_state, play_state
 from .ruleset import (
     ACES_EITHER,
@@ -59,6 +59,7 @@ def simulate_batch(
     order = np.empty(4, np.int64)
     no_trace = np.empty(0, np.int64)
     rnd = np.empty(52, np.uint64)
+    stake = np.zeros((4, 4), np.int64)  # no doubles outside full games
     for i in range(n):
         ds = deal_state(key, deal_start + i)
         deal_into(ds, deck, dealt)
@@ -68,7 +69,7 @@ def simulate_batch(
             v = variants[j]
             for p in range(4):
                 hands[p] = dealt[p]
-            play_variant(
+            play_staked(
                 table[v],
                 hands,
                 dealer,
@@ -79,6 +80,7 @@ def simulate_batch(
                 tricks,
                 order,
                 no_trace,
+                stake,
             )
             for p in range(4):
                 scores_out[i, j, p] = scores[p]
@@ -94,8 +96,9 @@ def trace_deal(key, deal, dealer, v, strat, table, hands_out, scores, tricks, or
     deal_into(ds, deck, hands_out)
     hands = hands_out.copy()
     rnd = np.empty(52, np.uint64)
-    return play_variant(
-        table[v], hands, dealer, strat, play_state(ds, v), rnd, scores, tricks, order, trace
+    stake = np.zeros((4, 4), np.int64)
+    return play_staked(
+        table[v], hands, dealer, strat, play_state(ds, v), rnd, scores, tricks, order, trace, stake
     )
 
 
