@@ -8,7 +8,9 @@
   the same deals (every variant is played on every deal, so both choices are observed).
 * **Doubling**: on the deals where the policy chooses a contract, the fitted doubling policy's
   realised gain per double (``s_doubler − s_target``, what one double moves), its share of
-  profitable doubles (Wilson CI), and the doubles made per deal.
+  profitable doubles (Wilson CI), and the doubles made per deal: once with basic play (the
+  targets ignore the doubles), once with advanced play where every seat plays each doubled
+  deal stake-aware (the deal is played again with the doubles in force).
 
 Every CI is a normal 95% interval over deals (a deal's four seat placements are averaged
 first, so they count once) or Wilson's for rates.
@@ -17,14 +19,17 @@ first, so they count once) or Wilson's for rates.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from ._core.rng import seed_key
 from ._core.ruleset import F_TOTAL, standard_table
+from ._core.staked import staked_batch
 from .choice import NAMES, Models, choose, load_models
 from .doubling import doubles
+from .play import parse_strategies, strategy_array
 from .selfplay import self_play
 from .stats import Z95, wilson_ci
 
@@ -128,6 +133,37 @@ def doubling_rung(sp, models: Models, picked: np.ndarray) -> dict[str, dict[str,
     return out
 
 
+def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
+    """A copy of ``sp`` whose scores in the chosen contract are those of the deals played
+    again with the policy's doubles in force, by ``strategies`` (stake-aware advanced seats
+    weigh them; RULES.md §5)."""
+    scores = sp.scores.copy()
+    table = standard_table()
+    strat = strategy_array(parse_strategies(strategies))
+    for v, name in enumerate(NAMES):
+        idx = np.nonzero(picked == v)[0]
+        if len(idx) == 0:
+            continue
+        d = doubles(models, sp.hands[idx], name, sp.dealer).astype(np.int64)
+        stake = d + d.transpose(0, 2, 1)
+        hit = np.nonzero(stake.any(axis=(1, 2)))[0]
+        if len(hit) == 0:
+            continue
+        out = np.zeros((len(hit), 4), np.int64)
+        staked_batch(
+            seed_key(sp.seed),
+            (sp.start + idx[hit]).astype(np.int64),
+            sp.dealer,
+            np.full(len(hit), v, np.int64),
+            strat,
+            table,
+            np.ascontiguousarray(stake[hit]),
+            out,
+        )
+        scores[idx[hit], v, :] = out
+    return replace(sp, scores=scores)
+
+
 def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, Any]:
     """Every rung of the ladder on ``deals`` deals of ``seed``."""
     models = load_models()
@@ -135,7 +171,18 @@ def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, A
     sp = self_play(deals, seed + 1, "basic", threads)
     ch = choice_rung(sp, models, seed)
     dbl = doubling_rung(sp, models, ch.pop("picked"))
-    return {"deals": deals, "seed": seed, "card_play": rungs, "choice": ch, "doubling": dbl}
+    # The same policy against advanced seats that play the doubled deals stake-aware.
+    spa = self_play(deals, seed + 1, "advanced", threads)
+    picked = choice_rung(spa, models, seed)["picked"]
+    dbl_aware = doubling_rung(replay_with_stakes(spa, models, picked, "advanced"), models, picked)
+    return {
+        "deals": deals,
+        "seed": seed,
+        "card_play": rungs,
+        "choice": ch,
+        "doubling": dbl,
+        "doubling_stake_aware": dbl_aware,
+    }
 
 
 def _jsonable(x: Any) -> Any:
@@ -164,13 +211,23 @@ def to_text(result: dict[str, Any]) -> str:
     for key in ("policy", "random", "hindsight", "policy_minus_random"):
         lines.append(f"  {key.replace('_', ' '):22s}{ch[key].text()}")
     lines.append("")
-    lines.append("doubling policy on the chosen contracts (targets do not play stake-aware)")
-    head = f"  {'variant':14s}{'deals':>8s}{'dbl/deal':>9s}  {'gain per double':>16s}  profitable"
-    lines.append(head)
-    for name, e in result["doubling"].items():
-        p = e["profitable"]
-        prof = f"{p.mean:6.1%} [{p.lo:.1%}, {p.hi:.1%}]" if p.n else "     -"
-        gain = e["gain_per_double"].text() if e["gain_per_double"].n else "        -"
-        per_deal = e["doubles_per_deal"]
-        lines.append(f"  {name:14s}{e['deals']:8d}{per_deal:9.2f}  {gain:>16s}  {prof}")
-    return "\n".join(lines)
+    titles = {
+        "doubling": "doubling policy on the chosen contracts (basic play: targets do not play "
+        "stake-aware)",
+        "doubling_stake_aware": "doubling policy on the chosen contracts (advanced play: "
+        "every seat plays the doubled deals stake-aware)",
+    }
+    for key, title in titles.items():
+        if key not in result:
+            continue
+        lines.append(title)
+        head = f"  {'variant':14s}{'deals':>8s}{'dbl/deal':>9s}  {'gain per double':>16s}"
+        lines.append(head + "  profitable")
+        for name, e in result[key].items():
+            p = e["profitable"]
+            prof = f"{p.mean:6.1%} [{p.lo:.1%}, {p.hi:.1%}]" if p.n else "     -"
+            gain = e["gain_per_double"].text() if e["gain_per_double"].n else "        -"
+            per_deal = e["doubles_per_deal"]
+            lines.append(f"  {name:14s}{e['deals']:8d}{per_deal:9.2f}  {gain:>16s}  {prof}")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")

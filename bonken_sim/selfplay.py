@@ -26,6 +26,7 @@ class SelfPlay:
     seed: int
     strategies: str
     dealer: int
+    start: int = 0  # the first deal's index
 
 
 def self_play(
@@ -65,4 +66,4 @@ def self_play(
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(work, range(0, deals, step)))
-    return SelfPlay(hands, scores, seed, strategies, dealer)
+    return SelfPlay(hands, scores, seed, strategies, dealer, start)

@@ -11,11 +11,13 @@ from click.testing import CliRunner
 
 from bonken_sim.choice import NAMES, load_models
 from bonken_sim.cli import cli
+from bonken_sim.doubling import doubles
 from bonken_sim.ladder import (
     Z95,
     choice_rung,
     doubling_rung,
     mean_interval,
+    replay_with_stakes,
     run_ladder,
     wilson_interval,
 )
@@ -60,6 +62,22 @@ def test_advanced_beats_basic_where_its_rules_are_worth_most(ladder):
         assert iv.lo > 0, f"{name}: advanced hero gain {iv.mean:+.2f} [{iv.lo:.2f}, {iv.hi:.2f}]"
     for name, iv in rung.items():
         assert iv.mean > -1.0, f"{name}: advanced hero gain {iv.mean:+.2f}"
+
+
+def test_stake_aware_doubling_rung_replays_only_the_doubled_deals():
+    models = load_models()
+    sp = self_play(600, seed=8, strategies="advanced")
+    picked = choice_rung(sp, models, seed=8)["picked"]
+    again = replay_with_stakes(sp, models, picked, "advanced")
+    spb = self_play(600, seed=8, strategies="basic")
+    plain = replay_with_stakes(spb, models, picked, "basic")  # basic ignores stakes
+    assert np.array_equal(plain.scores, spb.scores)
+    changed = np.nonzero((again.scores != sp.scores).any(axis=2))
+    assert len(changed[0]) > 0
+    for i, v in zip(*changed, strict=True):
+        assert v == picked[i]  # only the chosen contract of a deal is played again
+        assert doubles(models, sp.hands[i : i + 1], NAMES[v]).any()
+    assert (again.scores.sum(axis=2) == sp.scores.sum(axis=2)).all()
 
 
 def test_choice_policy_beats_random_choice(ladder):
