@@ -1089,8 +1089,12 @@ def advise(
 def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
     """Write the report of a run or a game run: figures, CSV tables, report.html and
     report.md."""
+    from .report.pool import default_workers, start_early
+
+    workers = default_workers() if workers is None else workers
+    start_early(run_dir, workers)
     from .report import ReportError, write_report
-    from .report.build import default_workers, parse_formats
+    from .report.build import parse_formats
 
     try:
         fmts = parse_formats(formats)
@@ -1098,7 +1102,7 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
             run_dir,
             out,
             fmts,
-            workers=default_workers() if workers is None else workers,
+            workers=workers,
             fitted=not no_policy,
             compare_games=compare_games,
         )

@@ -5,6 +5,17 @@ the figures, ``figures`` draws them, ``render`` writes the HTML and Markdown pag
 ``build`` puts it all in the report folder.
 """
 
-from .build import ReportError, ReportResult, write_report
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["ReportError", "ReportResult", "write_report"]
+
+
+def __getattr__(name: str) -> Any:
+    # lazy: ``report.pool`` must import without matplotlib and pandas (see pool.py)
+    if name in __all__:
+        from . import build
+
+        return getattr(build, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,8 +23,9 @@ parts are shared between worker processes.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -612,6 +613,76 @@ def _picklable(*objs: Any) -> bool:
     return True
 
 
+def _parallel_pass_one(
+    executor: Executor,
+    layout: Layout,
+    parts: Sequence[Mapping[str, Any]],
+    double_rules: Mapping[str, DoubleRule] | None,
+    choice_rules: Mapping[str, ChoiceRule] | None,
+    absorb: Callable[[tuple[Hists, dict[int, dict[str, np.ndarray]]]], None],
+) -> None:
+    """One task per part, taken by the workers from the front; this process takes parts from
+    the back until it meets one a worker has. Results are merged as they arrive and dropped:
+    memory stays a few parts, not the run.
+
+    The tasks are submitted from a thread: the first submit to a fresh forkserver pool
+    blocks until the server has imported its preload (about 2 s), and this process works
+    through parts from the back meanwhile instead of waiting."""
+    lock = threading.Lock()
+    pending: dict[int, Future] = {}
+    state: dict[int, str] = {}  # part index → submitting, submitted, mine or merged
+    failure: list[BaseException] = []
+
+    def feed() -> None:
+        try:
+            for p in parts:
+                i = p["index"]
+                with lock:
+                    if i in state:  # this process has reached the front
+                        return
+                    state[i] = "submitting"
+                fut = executor.submit(_pass_one_compact, layout, [p], double_rules, choice_rules)
+                with lock:
+                    pending[i], state[i] = fut, "submitted"
+        except BaseException as exc:  # noqa: BLE001 - raised again by the driver
+            failure.append(exc)
+
+    def absorb_done(block: bool) -> None:
+        with lock:
+            futures = dict(pending)
+        done = [i for i, f in futures.items() if f.done()]
+        if block and not done and futures:
+            finished = wait(list(futures.values()), return_when=FIRST_COMPLETED).done
+            done = [i for i, f in futures.items() if f in finished]
+        for i in done:
+            with lock:
+                fut = pending.pop(i)
+                state[i] = "merged"
+            absorb(fut.result())
+
+    feeder = threading.Thread(target=feed, name="report-feeder", daemon=True)
+    feeder.start()
+    try:
+        for part in reversed(parts):
+            i = part["index"]
+            with lock:
+                if i not in state:
+                    state[i] = "mine"  # the feeder stops when it gets here
+                elif state[i] == "submitted" and pending[i].cancel():
+                    del pending[i]
+                    state[i] = "mine"
+                else:  # being submitted, started by a worker, or already merged
+                    break
+            absorb(pass_one(layout, [part], double_rules, choice_rules))
+            absorb_done(block=False)
+    finally:
+        feeder.join()
+    if failure:
+        raise failure[0]
+    while pending:
+        absorb_done(block=True)
+
+
 def first_pass(
     path: str | os.PathLike,
     choice_rules: Mapping[str, ChoiceRule] | None = None,
@@ -642,31 +713,7 @@ def first_pass(
         absorb(pass_one(layout, parts, double_rules, choice_rules))
     else:
         assert executor is not None
-        # one task per part, taken by the workers from the front; this process takes parts
-        # from the back while they start up and work, until it meets a started one. Results
-        # are merged as they arrive and dropped: memory stays a few parts, not the run.
-        pending = {
-            p["index"]: executor.submit(_pass_one_compact, layout, [p], double_rules, choice_rules)
-            for p in parts
-        }
-
-        def absorb_done(block: bool) -> None:
-            done = [i for i, f in pending.items() if f.done()]
-            if block and not done:
-                finished = wait(list(pending.values()), return_when=FIRST_COMPLETED).done
-                done = [i for i, f in pending.items() if f in finished]
-            for i in done:
-                absorb(pending.pop(i).result())
-
-        for part in reversed(parts):
-            fut = pending.get(part["index"])  # gone: a worker did it and it was merged
-            if fut is None or not fut.cancel():
-                break
-            del pending[part["index"]]
-            absorb(pass_one(layout, [part], double_rules, choice_rules))
-            absorb_done(block=False)
-        while pending:
-            absorb_done(block=True)
+        _parallel_pass_one(executor, layout, parts, double_rules, choice_rules, absorb)
     return RunStats(manifest, layout.variants, layout.dealer, hists, str(root)), picks
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -29,6 +28,7 @@ from . import figures as F
 from . import games as G
 from . import tables as T
 from .aggregate import ChoiceRule, DoubleRule, RunStats, first_pass, open_run, second_pass
+from .pool import default_workers, pool_context  # noqa: F401 - default_workers: re-exported
 from .render import FigureItem, Section, html_page, markdown_page
 
 REPORT_FORMAT = "bonken-sim-report"
@@ -462,26 +462,6 @@ def render_figure(spec: FigureSpec, base: str) -> bytes:
     return png
 
 
-def _pool_context():
-    """Workers forked from a forkserver that has the heavy modules imported (``_preload``);
-    spawned where there is no forkserver. Never plain fork: this process may already run
-    pyarrow's threads."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["bonken_sim.report._preload"])
-        return ctx
-    return multiprocessing.get_context("spawn")  # pragma: no cover - not on Linux
-
-
-def default_workers() -> int:
-    """Worker processes: one per CPU available, at most 4 (each holds one part in memory)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(4, cpus))
-
-
 def write_report(
     run: str | os.PathLike,
     out: str | os.PathLike | None = None,
@@ -532,7 +512,7 @@ def write_report(
         double_rules = {**fit_double, **(double_rules or {})}
     pool: Executor | None = None
     if workers > 1:
-        pool = ProcessPoolExecutor(workers, mp_context=_pool_context())
+        pool = ProcessPoolExecutor(workers, mp_context=pool_context())
     try:
         return _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0)
     finally:
