@@ -190,6 +190,28 @@ def test_laatste_endgame_sheds_high_when_the_trick_is_won_anyway():
     assert B.laatste_choice(u(H), u(L), u(out), 1, 3, card("JS")) == card("QS")
 
 
+def test_laatste_shedding_discard_weighs_the_outstanding_cards_of_the_suit():
+    H = m("KD", "QD", "JD", "TD", "9D", "8D", "QC")
+    out = ALL & ~H & ~m("5S")
+    c = A.adv_laatste(u(H), u(H), u(out), 1, 3, card("5S"))
+    assert c == card("QC")  # 2·Q + 12 clubs out beats 2·K + 7 diamonds out
+    assert B.laatste_choice(u(H), u(H), u(out), 1, 3, card("5S")) == card("KD")
+
+
+def test_troeven_draws_trumps_with_the_master_trump_even_when_short():
+    H = m("AS", "3S", "4D", "5D", "6C", "7H")
+    out = ALL & ~H
+    assert A.adv_troeven_lead(u(H), u(out), 3, 0, 0) == card("AS")
+    assert B.troeven_lead(u(H), u(out), 3, 0, 0) != card("AS")
+
+
+def test_troeven_leads_low_from_the_shortest_side_suit_while_holding_trumps():
+    H = m("KS", "3S", "4D", "5D", "9D", "6C", "8C", "TC", "JC", "7H")
+    out = ALL & ~H
+    assert A.adv_troeven_lead(u(H), u(out), 3, 0, 0) == card("7H")
+    assert B.troeven_lead(u(H), u(out), 3, 0, 0) == card("6C")
+
+
 def test_troeven_ruffs_when_the_later_void_seat_has_no_trumps_either():
     H = m("3S", "9S", "4D", "8D")
     out = ALL & ~H & ~m("AC")

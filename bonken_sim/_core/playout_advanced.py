@@ -217,7 +217,7 @@ adv_tricks_laatste = _make_adv_loop(FAMILY_LAATSTE)
 adv_tricks_troeven = _make_adv_loop(FAMILY_TROEVEN)
 
 
-@jit
+@jit(_nrt=False)
 def adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
     """``playout.play_domino`` with advanced seats, which remember every pass: a seat that
     passes holds none of the cards playable at that moment."""
@@ -228,7 +228,11 @@ def adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
         scores[p] = 0
         out_order[p] = -1
     playable = domino_opening(open_rank)
-    not_held = np.zeros(4, np.uint64)  # cards each seat has shown it does not hold
+    # Cards each seat has shown it does not hold (scalars: this loop allocates nothing).
+    nh0 = U0
+    nh1 = U0
+    nh2 = U0
+    nh3 = U0
     laid_mask = U0
     turn = (dealer + 1) & 3
     laid = 0
@@ -240,7 +244,10 @@ def adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
         if H != U0:
             L = H & playable
             if L == U0:
-                not_held[turn] |= playable
+                nh0 |= playable if turn == 0 else U0
+                nh1 |= playable if turn == 1 else U0
+                nh2 |= playable if turn == 2 else U0
+                nh3 |= playable if turn == 3 else U0
                 if record:
                     trace[n] = PASS
                 n += 1
@@ -256,9 +263,10 @@ def adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
                     out = ALL52 & ~H & ~laid_mask
                     stuck = U0
                     for q in range(4):
-                        if q != turn and hands[q] != U0:
-                            may = out & ~not_held[q]
-                            stuck |= may if (may & playable) == U0 else U0
+                        nh = nh0 if q == 0 else nh1 if q == 1 else nh2 if q == 2 else nh3
+                        may = out & ~nh
+                        live = q != turn and hands[q] != U0 and (may & playable) == U0
+                        stuck |= may if live else U0
                     c = adv_domino_choice(H, L, open_rank, aces, playable, stuck)
                 else:
                     c = domino_choice(H, L, open_rank, aces)
@@ -281,7 +289,7 @@ def adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
         turn = (turn + 1) & 3
 
 
-@jit
+@jit(_nrt=False)
 def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake):
     """``playout.play_variant`` with the deal's stakes (``stake``, 4×4) for advanced seats."""
     n_adv = 0

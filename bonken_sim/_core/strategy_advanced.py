@@ -229,9 +229,20 @@ def adv_neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts, contract, st
 
 @jit
 def adv_laatste(H, L, out, pos, led, wcard):
-    """basic's laatste_slag, except: in the endgame, a seat that must take the trick whatever
-    it plays (nothing outstanding beats even its lowest card) sheds its highest card."""
+    """basic's laatste_slag, except: a discard while shedding weighs the suit's outstanding
+    cards beside the rank, and in the endgame a seat that must take the trick whatever it
+    plays (nothing outstanding beats even its lowest card) sheds its highest card."""
     if npop(H) > ENDGAME:
+        if pos > 0 and (L & SUIT_MASKS[led]) == U0:
+            # Shed from the suit where a high card is worst to keep: its rank counts twice,
+            # and so does every outstanding card of the suit (others may lead it later).
+            best = np.int64(-1)
+            for s in range(4):
+                hs = H & SUIT_MASKS[s]
+                c = highest(hs if hs != U0 else U1)
+                key = ((2 * (c % 13) + npop(out & SUIT_MASKS[s])) << 6) | c
+                best = max(best, key if hs != U0 else np.int64(-1))
+            return best & 63
         return laatste_choice(H, L, out, pos, led, wcard)
     if pos == 0:
         return keep_min(L, out)
@@ -258,16 +269,17 @@ def ruffers(voids, seats, s, trump):
 
 @jit
 def adv_troeven_lead(H, out, trump, voids, me):
-    """basic's troeven lead; a void opponent only threatens a suit if it may still ruff."""
+    """basic's troeven lead, except: draw trumps with the master trump whatever my length,
+    lead low from the shortest side suit while I hold trumps, and a void opponent only
+    threatens a suit if it may still ruff."""
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
     outt = out & tr
     myt = H & tr
     others = 15 & ~(1 << me)
     if myt != U0 and outt != U0:
         m = highest(myt)
-        nm = npop(myt)
-        if out & above(m) == U0 and (2 * nm >= npop(outt) or nm >= 4):
-            return m
+        if out & above(m) == U0:
+            return m  # draw trumps whenever I hold the master trump (basic: only when long)
     cash = np.int64(-1)
     long_safe = np.int64(-1)
     long_any = np.int64(-1)
@@ -280,7 +292,10 @@ def adv_troeven_lead(H, out, trump, voids, me):
         cash_ok = out & above(m) == U0 and (outt == U0 or (outs != U0 and not unsafe))
         cash_key = ((npop(outs) << 2 | (3 - s)) << 6) | m
         cash = max(cash, cash_key if valid and cash_ok else np.int64(-1))
-        long_key = ((npop(hs) << 2 | (3 - s)) << 6) | lowest(hs if valid else U1)
+        # Holding trumps in a suit contract, lead from the shortest side suit (to ruff it
+        # later); else from the longest (to establish it), as basic.
+        ln = 13 - npop(hs) if myt != U0 else npop(hs)
+        long_key = ((ln << 2 | (3 - s)) << 6) | lowest(hs if valid else U1)
         long_any = max(long_any, long_key if valid else np.int64(-1))
         safe = outt == U0 or not unsafe
         long_safe = max(long_safe, long_key if valid and safe else np.int64(-1))
