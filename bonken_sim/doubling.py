@@ -117,8 +117,7 @@ def doubles(
     barred: np.ndarray | None = None,
 ) -> np.ndarray:
     """(n, 4, 4) bool: who doubles whom under the fitted policy, for ``variant`` on each deal.
-    ``barred`` (n, 4) bool: seats that may not double (they double nobody, so nobody can
-    double them back either)."""
+    ``barred`` (n, 4) bool: seats that may not double (others may still double them)."""
     if variant not in NAMES:
         raise ValueError(f"unknown contract variant {variant!r}")
     est = edge_estimates(models, hands, variant, dealer)
