@@ -320,3 +320,9 @@ def test_bench_rejects_unknown_or_repeated_strategies(value):
     res = CliRunner().invoke(cli, ["bench", "--strategies", value])
     assert res.exit_code == 2
     assert "--strategies must be distinct names" in res.output
+
+
+def test_bukken_advanced_is_basic_card_for_card():
+    adv = play_batch(seed=3, deals=2000, strategies="advanced", variants=[0])
+    bas = play_batch(seed=3, deals=2000, strategies="basic", variants=[0])
+    assert np.array_equal(adv.scores, bas.scores) and np.array_equal(adv.tricks, bas.tricks)

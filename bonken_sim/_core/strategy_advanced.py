@@ -149,8 +149,8 @@ def adv_neg_follow(H, L, out, pen, top, tpen, pos, wcard, led, holder, contract)
             return highest(nonpen)  # clean last seat: shed my highest card for free
         return highest(ducks)
     # Forced to beat the winner. If no outstanding card can beat even my lowest one, I take
-    # the trick whatever I play: as if last.
-    sure = pos == 3 or (out & above(lowest(L))) == U0
+    # the trick whatever I play: as if last (not in bukken, where it measured a loss).
+    sure = pos == 3 or (contract != BUKKEN and (out & above(lowest(L))) == U0)
     if sure:
         doomed = L & pen & _above_out(out, led)
         if doomed != U0 and not tpen:
