@@ -620,6 +620,7 @@ def _parallel_pass_one(
     double_rules: Mapping[str, DoubleRule] | None,
     choice_rules: Mapping[str, ChoiceRule] | None,
     absorb: Callable[[tuple[Hists, dict[int, dict[str, np.ndarray]]]], None],
+    slots: int,
 ) -> None:
     """One task per part, taken by the workers from the front; this process takes parts from
     the back until it meets one a worker has. Results are merged as they arrive and dropped:
@@ -637,6 +638,14 @@ def _parallel_pass_one(
         try:
             for p in parts:
                 i = p["index"]
+                # at most one task per worker: a task in the executor's queue can no longer
+                # be cancelled, and this process would idle while it waits there
+                while True:
+                    with lock:
+                        busy = [f for f in pending.values() if not f.done()]
+                    if len(busy) < slots:
+                        break
+                    wait(busy, return_when=FIRST_COMPLETED)
                 with lock:
                     if i in state:  # this process has reached the front
                         return
@@ -713,7 +722,7 @@ def first_pass(
         absorb(pass_one(layout, parts, double_rules, choice_rules))
     else:
         assert executor is not None
-        _parallel_pass_one(executor, layout, parts, double_rules, choice_rules, absorb)
+        _parallel_pass_one(executor, layout, parts, double_rules, choice_rules, absorb, workers)
     return RunStats(manifest, layout.variants, layout.dealer, hists, str(root)), picks
 
 

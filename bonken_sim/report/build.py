@@ -12,9 +12,10 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -462,6 +463,71 @@ def render_figure(spec: FigureSpec, base: str) -> bytes:
     return png
 
 
+class _FigureQueue:
+    """Figures to draw, most expensive first, shared by the pool and this process.
+
+    A thread keeps exactly one figure per worker in the pool (a figure waiting in the
+    executor's own queue could not be taken back), and this process takes the cheapest ones
+    left from the other end, so neither side idles while the other has a backlog."""
+
+    def __init__(self, pool: Executor, slots: int) -> None:
+        self.pool, self.slots = pool, slots
+        self.lock = threading.Lock()
+        self.todo: list[tuple[str, FigureSpec, str]] = []
+        self.running: dict[Future, str] = {}
+        self.finished: dict[str, Future] = {}
+        self.names: set[str] = set()
+        self.closed = False
+        self.thread = threading.Thread(target=self._feed, name="report-figures", daemon=True)
+        self.thread.start()
+
+    def add(self, jobs: list[tuple[str, FigureSpec, str]]) -> None:
+        with self.lock:
+            self.todo += jobs
+            self.names.update(n for n, _, _ in jobs)
+            self.todo.sort(key=lambda j: _DRAW_ORDER.index(j[0]) if j[0] in _DRAW_ORDER else 99)
+
+    def take_cheapest(self) -> tuple[str, FigureSpec, str] | None:
+        with self.lock:
+            return self.todo.pop() if self.todo else None
+
+    def _feed(self) -> None:
+        try:
+            self._loop()
+        except Exception:  # noqa: BLE001 - the pool was shut down under us (a failed report)
+            with self.lock:
+                self.closed = True
+
+    def abort(self) -> None:
+        with self.lock:
+            self.closed = True
+            self.todo.clear()
+
+    def _loop(self) -> None:
+        while True:
+            with self.lock:
+                while len(self.running) < self.slots and self.todo and not self.closed:
+                    name, spec, path = self.todo.pop(0)
+                    self.running[self.pool.submit(render_figure, spec, path)] = name
+                if self.closed and not self.running:
+                    return
+                busy = list(self.running)
+            # the timeout: jobs added meanwhile are submitted within 50 ms
+            done = wait(busy, timeout=0.05, return_when=FIRST_COMPLETED).done if busy else ()
+            if not busy:
+                time.sleep(0.02)
+            with self.lock:
+                for fut in done:
+                    self.finished[self.running.pop(fut)] = fut
+
+    def finish(self) -> dict[str, bytes]:
+        """Wait for the pool's figures: name → PNG bytes (a worker's error is raised)."""
+        with self.lock:
+            self.closed = True  # nothing is left to submit: take_cheapest emptied todo
+        self.thread.join()
+        return {name: fut.result() for name, fut in self.finished.items()}
+
+
 def write_report(
     run: str | os.PathLike,
     out: str | os.PathLike | None = None,
@@ -528,6 +594,7 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
         tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=parent))
     except OSError as exc:
         raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+    cleanup: list = []  # the figure queue, stopped if the report fails
     try:
         stats, picks = first_pass(
             root, choice_rules, double_rules, manifest=manifest, executor=pool, workers=workers
@@ -542,36 +609,34 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
         def by_cost(names) -> list[str]:
             return sorted(names, key=lambda n: _DRAW_ORDER.index(n) if n in _DRAW_ORDER else 99)
 
-        futures = {}
-        if pool is not None:
+        queue = _FigureQueue(pool, workers) if pool is not None else None
+        cleanup.append(queue)
+        if queue is not None:
             # every figure but the choice comparison is drawn while this process runs the
             # second pass (it reads one score column: cheaper than keeping workers busy)
             _, early, _ = _sections(stats, dbl)
-            futures = {n: pool.submit(render_figure, early[n], base(n)) for n in by_cost(early)}
+            queue.add([(n, early[n], base(n)) for n in by_cost(early)])
         second_pass(stats, picks, list(choice_rules or {}))
         t_agg = time.perf_counter() - t0
         sections, draw, tabs = _sections(stats, dbl)
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
         pngs: dict[str, bytes] = {}
-        if pool is not None:
-            for n in order:
-                if n not in futures:
-                    futures[n] = pool.submit(render_figure, draw[n], base(n))
+        if queue is not None:
+            queue.add([(n, draw[n], base(n)) for n in order if n not in queue.names])
         files: list[str] = []
         for name, frame in tabs.items():
             frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
             files.append(f"tables/{name}.csv")
-        # this process draws too: the cheapest figures, from the back of the queue, until it
-        # meets one a worker has started
-        for name in reversed(list(futures)):
-            if not futures[name].cancel():
-                break
-            pngs[name] = render_figure(draw[name], base(name))
+        if queue is not None:
+            # this process draws too: the cheapest figures no worker has taken yet
+            while (job := queue.take_cheapest()) is not None:
+                name, spec, path = job
+                pngs[name] = render_figure(spec, path)
+            pngs.update(queue.finish())
         for name in order:
             if name not in pngs:
-                fut = futures.get(name)
-                pngs[name] = fut.result() if fut else render_figure(draw[name], base(name))
+                pngs[name] = render_figure(draw[name], base(name))
             items[name].png = pngs[name]
             files += [f"figures/{name}.png", f"figures/{name}.svg"]
         seed = manifest["config"].get("seed")
@@ -599,6 +664,9 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
         (tmp / MARKER).write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
         _swap_into_place(tmp, dest)
     except BaseException as exc:
+        for queue in cleanup:
+            if queue is not None:
+                queue.abort()
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError):
             raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
