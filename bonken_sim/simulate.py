@@ -276,7 +276,9 @@ def make_config(
                 value = list(value)
             if name == "ruleset":
                 have = stored.get(name, _LEGACY_RULESET)
-                if have != value.to_dict():
+                # as rulesets, not records: a record from before an option existed lacks
+                # its key and reads as its default
+                if Ruleset.from_dict(have, "run ruleset") != value:
                     raise RunError(
                         f"--resume: the ruleset {value.name!r} differs from the run's "
                         f"ruleset {have.get('name')!r}; resume with the run's ruleset (or "

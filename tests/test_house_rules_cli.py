@@ -135,6 +135,19 @@ def test_resume_must_keep_the_ruleset(two_runs):
     assert cfg.ruleset == PRESETS["strict"]
 
 
+def test_resume_a_run_recorded_before_the_domino_options(tmp_path):
+    out = tmp_path / "old"
+    run_dir(deals=50, seed=3, out=out, contracts="bukken", ruleset="strict")
+    path = out / "_manifest.json"
+    manifest = json.loads(path.read_text())
+    del manifest["config"]["ruleset"]["domino_aces"]
+    del manifest["config"]["ruleset"]["domino_ace_or_two"]
+    path.write_text(json.dumps(manifest))
+    assert make_config(resume=True, out=out, ruleset="strict").ruleset == PRESETS["strict"]
+    with pytest.raises(RunError, match="differs from the run's ruleset 'strict'"):
+        make_config(resume=True, out=out, ruleset="double-points")
+
+
 def test_compare_pairs_deals_exactly(two_runs, capsys):
     a, _, c = two_runs
     doc = compare_runs(a, c)
