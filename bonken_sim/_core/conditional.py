@@ -84,23 +84,59 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
     scores_out (n, nv, 4) int16: the raw score of every seat. The play stream of a deal in
     variant ``v`` is ``play_state(deal state, v)``, as for unconditional deals.
     """
-    n = scores_out.shape[0]
-    nv = variants.shape[0]
-    ckey = conditional_key(key, hand, seat)
     base = np.empty(39, np.int64)
     unknown_cards(hand, base)
-    rest = np.empty(39, np.int64)
-    dealt = np.empty(4, np.uint64)
-    hands = np.empty(4, np.uint64)
-    scores = np.empty(4, np.int64)
-    tricks = np.empty(4, np.int64)
-    order = np.empty(4, np.int64)
-    no_trace = np.empty(0, np.int64)
-    rnd = np.empty(52, np.uint64)
-    stake = np.zeros((4, 4), np.int64)  # no doubles: advise compares raw scores
+    _conditional_rows(
+        conditional_key(key, hand, seat),
+        hand,
+        seat,
+        deal_start,
+        dealer,
+        variants,
+        strat,
+        table,
+        scores_out,
+        base,
+        np.empty(39, np.int64),  # the unknown cards, shuffled
+        np.empty(4, np.uint64),  # the deal's hands
+        np.empty(4, np.uint64),  # hands in play
+        np.empty(4, np.int64),  # scores
+        np.empty(4, np.int64),  # tricks
+        np.empty(4, np.int64),  # Domino finishing order
+        np.empty(0, np.int64),  # no trace
+        np.empty(52, np.uint64),  # random draws
+        np.zeros((4, 4), np.int64),  # no doubles: advise compares raw scores
+    )
+
+
+@jit(_nrt=False)  # allocates nothing: see _jit.jit
+def _conditional_rows(
+    ckey,
+    hand,
+    seat,
+    deal_start,
+    dealer,
+    variants,
+    strat,
+    table,
+    scores_out,
+    base,
+    rest,
+    dealt,
+    hands,
+    scores,
+    tricks,
+    order,
+    no_trace,
+    rnd,
+    stake,
+):
+    n = scores_out.shape[0]
+    nv = variants.shape[0]
     for i in range(n):
         ds = deal_state(ckey, deal_start + i)
-        rest[:] = base
+        for c in range(39):  # a slice copy would need the NRT this loop runs without
+            rest[c] = base[c]
         deal_conditional_into(ds, hand, seat, rest, dealt)
         for j in range(nv):
             v = variants[j]

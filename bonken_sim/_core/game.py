@@ -44,14 +44,17 @@ _S32 = np.uint64(32)
 _SUIT = np.uint64(0x1FFF)
 _ACES_TWOS = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (0, 12)))
 
+# Every kernel here but play_games allocates nothing, so it runs without numba's reference
+# counting (_nrt=False, see _jit.jit): the per-deal calls pass many arrays.
 
-@jit
+
+@jit(_nrt=False)
 def domino_restricted(table):
     """Does the ruleset let only a seat holding an ace or a 2 choose or double Domino?"""
     return table[DOMINO, F_KIND] == KIND_DOMINO and table[DOMINO, F_DOMINO_NEEDS] != 0
 
 
-@jit
+@jit(_nrt=False)
 def without_domino(mask, hand, may_trump, trump_free):
     """The negatives a chooser holding ``hand`` may choose when Domino needs an ace or a 2:
     without Domino unless he holds one, or unless nothing else is open to him."""
@@ -63,17 +66,17 @@ def without_domino(mask, hand, may_trump, trump_free):
     return mask
 
 
-@jit
+@jit(_nrt=False)
 def _field(h, s):
     return (h >> np.uint64(13 * s)) & _SUIT
 
 
-@jit
+@jit(_nrt=False)
 def _bit(f, r):
     return np.int64((f >> np.uint64(r)) & U1)
 
 
-@jit
+@jit(_nrt=False)
 def _unguarded(f0, f1, f2, f3, r):
     low = (U1 << np.uint64(r)) - U1
     n = 0
@@ -83,7 +86,7 @@ def _unguarded(f0, f1, f2, f3, r):
     return n
 
 
-@jit
+@jit(_nrt=False)
 def hand_features(h, out):
     """``out[0..N_FULL)``: 1, the base features, and zeros for the trump part."""
     f0 = _field(h, 0)
@@ -140,7 +143,7 @@ def hand_features(h, out):
         out[j] = 0.0
 
 
-@jit
+@jit(_nrt=False)
 def trump_part(h, t, out, off=1 + N_BASE):
     """Write the trump features of hand ``h`` for trump suit ``t`` (0-3; -1: no-trump, all
     zero) to ``out[off : off + N_TRUMP_F]``."""
@@ -170,7 +173,7 @@ def trump_part(h, t, out, off=1 + N_BASE):
     out[off + 5] = ss
 
 
-@jit
+@jit(_nrt=False)
 def seat_features(h, out):
     """Fill a seat's buffer (N_BUF): the model features and the trump part of every suit."""
     hand_features(h, out)
@@ -178,7 +181,7 @@ def seat_features(h, out):
         trump_part(h, t, out, N_FULL + N_TRUMP_F * t)
 
 
-@jit
+@jit(_nrt=False)
 def value_of(fb, v, rel, coef):
     """Expected score in variant ``v`` of a seat at relation ``rel`` to the dealer, from its
     buffer ``fb`` (``seat_features``)."""
@@ -192,14 +195,14 @@ def value_of(fb, v, rel, coef):
     return acc
 
 
-@jit
+@jit(_nrt=False)
 def relative_values(fb, rel, coef, mean, relv):
     """relv[v] = expected score in v minus the mean score of v at relation ``rel``."""
     for v in range(12):
         relv[v] = value_of(fb, v, rel, coef) - mean[v, rel]
 
 
-@jit
+@jit(_nrt=False)
 def choose_fitted(relv, neg_free, trump_free, may_trump, must_trump, turns_left, tau):
     """The relative-value choice (bonken_sim.choice.choose); -1 if nothing is legal."""
     best_n = -1
@@ -222,7 +225,7 @@ def choose_fitted(relv, neg_free, trump_free, may_trump, must_trump, turns_left,
     return best_t if relv[best_t] - relv[best_n] > tau[k] else best_n
 
 
-@jit
+@jit(_nrt=False)
 def choose_random(s, neg_free, trump_free, may_trump, must_trump):
     """Uniform over the legal contracts (troeven counts once), then a uniform trump option."""
     n_neg = 0
@@ -254,7 +257,7 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
     return -1, s
 
 
-@jit
+@jit(_nrt=False)
 def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, est, need, ok):
     """One pass in the order D+3, D, D+1, chooser (bonken_sim.doubling.doubles_from_estimates).
 
@@ -335,28 +338,92 @@ def play_games(
     out_dbl (n, 11) int16 with bit 4·d + t set when seat d doubled seat t; out_raw (n, 11, 4) int16;
     out_final (n, 11, 4) int16; out_totals (n, 4) int32.
     """
+    return _play_game_rows(
+        key,
+        game_start,
+        card_strat,
+        choice_pol,
+        double_pol,
+        fixed_order,
+        doubling_on,
+        table,
+        coef,
+        mean,
+        bonus,
+        tau,
+        theta,
+        out_variant,
+        out_dbl,
+        out_raw,
+        out_final,
+        out_totals,
+        np.empty(52, np.int64),  # deck
+        np.empty(4, np.uint64),  # dealt
+        np.empty(4, np.uint64),  # hands
+        np.empty(4, np.int64),  # scores
+        np.empty(4, np.int64),  # tricks
+        np.empty(4, np.int64),  # order
+        np.empty(0, np.int64),  # no_trace
+        np.empty(52, np.uint64),  # rnd
+        np.empty((4, N_BUF)),  # fbuf
+        np.empty(12),  # relv
+        np.zeros(4),  # own_ev
+        np.empty(4),  # est
+        np.empty(4),  # need
+        np.zeros(4, np.bool_),  # ok
+        np.zeros((4, 4), np.int64),  # doubled
+        np.zeros((4, 4), np.int64),  # stake: directions doubled per seat pair: what play weighs
+        np.zeros(4, np.bool_),  # had_trump
+        np.zeros(4, np.int64),  # totals
+        np.empty(4, np.int64),  # strat
+        np.empty(4, np.int64),  # pol
+        np.empty(4, np.int64),  # dpol: pol, less the seats a Domino restriction keeps out
+    )
+
+
+@jit(_nrt=False)  # allocates nothing: see _jit.jit
+def _play_game_rows(
+    key,
+    game_start,
+    card_strat,
+    choice_pol,
+    double_pol,
+    fixed_order,
+    doubling_on,
+    table,
+    coef,
+    mean,
+    bonus,
+    tau,
+    theta,
+    out_variant,
+    out_dbl,
+    out_raw,
+    out_final,
+    out_totals,
+    deck,
+    dealt,
+    hands,
+    scores,
+    tricks,
+    order,
+    no_trace,
+    rnd,
+    fbuf,
+    relv,
+    own_ev,
+    est,
+    need,
+    ok,
+    doubled,
+    stake,
+    had_trump,
+    totals,
+    strat,
+    pol,
+    dpol,
+):
     n = out_totals.shape[0]
-    deck = np.empty(52, np.int64)
-    dealt = np.empty(4, np.uint64)
-    hands = np.empty(4, np.uint64)
-    scores = np.empty(4, np.int64)
-    tricks = np.empty(4, np.int64)
-    order = np.empty(4, np.int64)
-    no_trace = np.empty(0, np.int64)
-    rnd = np.empty(52, np.uint64)
-    fbuf = np.empty((4, N_BUF))
-    relv = np.empty(12)
-    own_ev = np.zeros(4)
-    est = np.empty(4)
-    need = np.empty(4)
-    ok = np.zeros(4, np.bool_)
-    doubled = np.zeros((4, 4), np.int64)
-    stake = np.zeros((4, 4), np.int64)  # directions doubled per seat pair: what play weighs
-    had_trump = np.zeros(4, np.bool_)
-    totals = np.zeros(4, np.int64)
-    strat = np.empty(4, np.int64)
-    pol = np.empty(4, np.int64)
-    dpol = np.empty(4, np.int64)  # pol, less the seats a Domino restriction keeps out
     restricted = domino_restricted(table)
     for i in range(n):
         g = game_start + i

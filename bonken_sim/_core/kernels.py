@@ -49,17 +49,53 @@ def simulate_batch(
 
     hands_out (n, 4) uint64; scores_out (n, nv, 4) int16; tricks_out / order_out (n, nv, 4) int8.
     """
+    _simulate_rows(
+        key,
+        deal_start,
+        dealer,
+        variants,
+        strat,
+        table,
+        hands_out,
+        scores_out,
+        tricks_out,
+        order_out,
+        np.empty(52, np.int64),  # deck
+        np.empty(4, np.uint64),  # hands in play
+        np.empty(4, np.uint64),  # the deal's hands
+        np.empty(4, np.int64),  # scores
+        np.empty(4, np.int64),  # tricks
+        np.empty(4, np.int64),  # Domino finishing order
+        np.empty(0, np.int64),  # no trace
+        np.empty(52, np.uint64),  # random draws
+        np.zeros((4, 4), np.int64),  # stakes: no doubles outside full games
+    )
+
+
+@jit(_nrt=False)
+def _simulate_rows(
+    key,
+    deal_start,
+    dealer,
+    variants,
+    strat,
+    table,
+    hands_out,
+    scores_out,
+    tricks_out,
+    order_out,
+    deck,
+    hands,
+    dealt,
+    scores,
+    tricks,
+    order,
+    no_trace,
+    rnd,
+    stake,
+):
     n = hands_out.shape[0]
     nv = variants.shape[0]
-    deck = np.empty(52, np.int64)
-    hands = np.empty(4, np.uint64)
-    dealt = np.empty(4, np.uint64)
-    scores = np.empty(4, np.int64)
-    tricks = np.empty(4, np.int64)
-    order = np.empty(4, np.int64)
-    no_trace = np.empty(0, np.int64)
-    rnd = np.empty(52, np.uint64)
-    stake = np.zeros((4, 4), np.int64)  # no doubles outside full games
     for i in range(n):
         ds = deal_state(key, deal_start + i)
         deal_into(ds, deck, dealt)

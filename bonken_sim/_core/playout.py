@@ -113,7 +113,7 @@ FAMILY_TROEVEN = 3
 def _make_trick_loop(family):
     """The trick-play loop, built once per strategy family from this one source."""
 
-    @jit
+    @jit(_nrt=False)
     def play_tricks(row, hands, dealer, strat, rnd, scores, tricks, trace):
         """Play 13 tricks; ``hands`` is consumed. Returns the number of trace entries written.
 
@@ -260,7 +260,7 @@ def domino_fix_aces(playable, c, hands):
     return playable, aces
 
 
-@jit
+@jit(_nrt=False)
 def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
     """Play Domino to the last card. ``out_order[p]`` = 0..3, the order seat p went out."""
     open_rank = row[F_DOMINO_OPEN]
@@ -309,7 +309,7 @@ def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
         turn = (turn + 1) & 3
 
 
-@jit
+@jit(_nrt=False)
 def play_variant(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace):
     """Play one deal of one variant (``hands`` is consumed); returns the trace length.
 
