@@ -158,8 +158,10 @@ class FeatureCache:
             if s not in self._trump:
                 self._trump[s] = trump_features(self.hands, s)
             cols.update(self._trump[s])
-        x = np.empty((len(self.hands), 1 + len(names)), dtype=np.float64)
-        x[:, 0] = 1.0
+        # filled feature by feature into rows, then transposed: writing the columns of an
+        # (n, k) array directly strides through memory and took twice as long
+        x = np.empty((1 + len(names), len(self.hands)), dtype=np.float64)
+        x[0] = 1.0
         for j, name in enumerate(names):
-            x[:, 1 + j] = cols[name]
-        return x
+            x[1 + j] = cols[name]
+        return np.ascontiguousarray(x.T)
