@@ -700,17 +700,29 @@ def game_contracts(t: pd.DataFrame) -> Figure:
         bottom=1.45,
         wspace=0.12,
     )
-    ax_p, ax_s = fig.subplots(1, 2, sharey=True)
     seats = t[t["group"] == "seat"]
     fair = seats.groupby("contract", sort=False)["final_mean"].mean()
     profiles = list(dict.fromkeys(t.loc[t["group"] == "profile", "name"]))
-    _contract_panel(ax_p, t[t["group"] == "profile"], "final", profiles, fair)
-    _contract_panel(ax_s, seats, "final", list(dict.fromkeys(seats["name"])), fair)
-    ax_p.set_title("per profile (mean over its seats)")
-    ax_s.set_title("per seat")
-    for ax in (ax_p, ax_s):
+    axes = _profile_seat_axes(fig, len(profiles))
+    if len(axes) == 2:
+        _contract_panel(axes[0], t[t["group"] == "profile"], "final", profiles, fair)
+    _contract_panel(axes[-1], seats, "final", list(dict.fromkeys(seats["name"])), fair)
+    for ax in axes:
         ax.set_xlabel("settled points per game − fair share (points)")
     return fig
+
+
+def _profile_seat_axes(fig: Figure, n_profiles: int) -> list:
+    """A per-profile and a per-seat panel; only the seat one when one profile holds all four
+    seats (its mean over them is the fair share itself: nothing to show)."""
+    if n_profiles > 1:
+        ax_p, ax_s = fig.subplots(1, 2, sharey=True)
+        ax_p.set_title("per profile (mean over its seats)")
+        ax_s.set_title("per seat")
+        return [ax_p, ax_s]
+    ax = fig.subplots()
+    ax.set_title("per seat (one profile holds all four)")
+    return [ax]
 
 
 def game_doubling(t: pd.DataFrame) -> Figure:
@@ -724,14 +736,13 @@ def game_doubling(t: pd.DataFrame) -> Figure:
         bottom=1.45,
         wspace=0.12,
     )
-    ax_p, ax_s = fig.subplots(1, 2, sharey=True)
     seats = t[t["group"] == "seat"]
     profiles = list(dict.fromkeys(t.loc[t["group"] == "profile", "name"]))
-    _contract_panel(ax_p, t[t["group"] == "profile"], "transfer", profiles)
-    _contract_panel(ax_s, seats, "transfer", list(dict.fromkeys(seats["name"])))
-    ax_p.set_title("per profile (mean over its seats)")
-    ax_s.set_title("per seat")
-    for ax in (ax_p, ax_s):
+    axes = _profile_seat_axes(fig, len(profiles))
+    if len(axes) == 2:
+        _contract_panel(axes[0], t[t["group"] == "profile"], "transfer", profiles)
+    _contract_panel(axes[-1], seats, "transfer", list(dict.fromkeys(seats["name"])))
+    for ax in axes:
         ax.set_xlabel("points gained (+) or lost (−) to doubles, per game")
     return fig
 
