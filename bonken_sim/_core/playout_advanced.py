@@ -81,7 +81,7 @@ FAMILY_TROEVEN = 3
 def _make_adv_loop(family):
     """The trick loop with advanced seats, built once per strategy family."""
 
-    @jit
+    @jit(_nrt=False)  # allocates nothing: no reference counting on the array arguments
     def play_tricks(row, hands, dealer, strat, rnd, scores, tricks, trace, stake):
         contract = row[F_CONTRACT]
         trump = row[F_TRUMP]

@@ -208,18 +208,26 @@ def adv_neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts, contract, st
         ts = field(top, s)
         fa = field(a_mask, s)
         fb = field(b_mask, s)
-        best = max(
-            best, _discard_key(hs & ts & fa, 1000 + a_bonus, s, top_r, gap_ok, po_low, to_low, base)
-        )
-        best = max(
-            best, _discard_key(hs & ts & fb, 1000 + b_bonus, s, top_r, gap_ok, po_low, to_low, base)
-        )
-        best = max(
-            best, _discard_key(hs & ~ts & fa, a_bonus, s, top_r, gap_ok, po_low, to_low, base)
-        )
-        best = max(
-            best, _discard_key(hs & ~ts & fb, b_bonus, s, top_r, gap_ok, po_low, to_low, base)
-        )
+        # Classes the contract does not have are skipped, as in basic (the tests are the
+        # same for every card of a deal, so they cost no mispredictions).
+        if top & a_mask:
+            best = max(
+                best,
+                _discard_key(hs & ts & fa, 1000 + a_bonus, s, top_r, gap_ok, po_low, to_low, base),
+            )
+        if top & b_mask:
+            best = max(
+                best,
+                _discard_key(hs & ts & fb, 1000 + b_bonus, s, top_r, gap_ok, po_low, to_low, base),
+            )
+        if a_mask & ~top:
+            best = max(
+                best, _discard_key(hs & ~ts & fa, a_bonus, s, top_r, gap_ok, po_low, to_low, base)
+            )
+        if b_mask & ~top:
+            best = max(
+                best, _discard_key(hs & ~ts & fb, b_bonus, s, top_r, gap_ok, po_low, to_low, base)
+            )
         best = max(best, _discard_key(hs & ~fa & ~fb, 0, s, top_r, gap_ok, po_low, to_low, base))
     return best & 63
 
