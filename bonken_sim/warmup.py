@@ -61,4 +61,16 @@ def warmup() -> float:
     from .games import play_games  # full games: choice, doubling, settlement
 
     play_games(2, 0, np.arange(4), ["basic", "random", "basic", "random"], threads=1)
+    from ._core.staked import staked_batch  # the ladder's stake-aware doubling rung
+
+    staked_batch(
+        key,
+        np.zeros(1, np.int64),
+        0,
+        np.ones(1, np.int64),
+        np.full(4, 2, np.int64),
+        table,
+        np.ones((1, 4, 4), np.int64),
+        np.zeros((1, 4), np.int64),
+    )
     return time.perf_counter() - t0

@@ -12,7 +12,9 @@ from bonken_sim._core.ruleset import F_TOTAL, standard_table
 from bonken_sim.testing import check_invariants, play_batch
 
 
-@pytest.mark.parametrize("strategies", ["random", "basic", "basic,random,basic,random"])
+@pytest.mark.parametrize(
+    "strategies", ["random", "basic", "basic,random,basic,random", "advanced,basic,random,advanced"]
+)
 def test_invariants_hold_on_100k_deals_of_every_variant(strategies):
     b = play_batch(seed=2024, deals=100_000, strategies=strategies)
     check_invariants(b)

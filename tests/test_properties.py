@@ -314,7 +314,16 @@ def test_parse_count_huge_exponent_reports_the_maximum():
 seeds = st.integers(0, 2**64 - 1)
 deals = st.integers(0, 2**40)
 dealers = st.integers(0, 3)
-strategy_sets = st.sampled_from(["random", "random", "basic", "basic,random,random,basic"])
+strategy_sets = st.sampled_from(
+    [
+        "random",
+        "random",
+        "basic",
+        "basic,random,random,basic",
+        "advanced",
+        "advanced,basic,random,basic",
+    ]
+)
 
 
 def _bits(mask: int) -> list[int]:
