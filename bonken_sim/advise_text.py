@@ -36,18 +36,18 @@ def advice_lines(doc: Doc) -> list[str]:
     state = ", your troeven is used" if doc["trump_used"] and chooser else ""
     if turns is not None:
         state += f", {turns} choosing turn{'s' if turns != 1 else ''} left"
+    if doc.get("reference_run"):
+        averages = f"run {doc['reference_run']}"
+    else:
+        last = doc["deals"] - 1
+        averages = f"simulated on deals 0..{last:,} of the seed, as bonken-sim run plays them"
     lines = [
         f"bonken-sim advise: you are the {doc['seat']} (seat {doc['seat_index']}; dealer seat "
         f"{doc['dealer']}){state}",
         f"  hand  {doc['hand_text']}",
         f"  {doc['deals']:,} deals, {seed}, strategies {strat}, ruleset {rules}, {threads}, "
         f"{doc['seconds']['wall']:.1f} s",
-        "  contract averages: "
-        + (
-            f"run {doc['reference_run']}"
-            if doc.get("reference_run")
-            else f"simulated on deals 0..{doc['deals'] - 1:,} of the seed, as bonken-sim run plays them"
-        ),
+        f"  contract averages: {averages}",
         "",
         f">> {doc['recommendation']}",
     ]

@@ -73,4 +73,7 @@ def warmup() -> float:
         np.ones((1, 4, 4), np.int64),
         np.zeros((1, 4), np.int64),
     )
+    from .bench_baseline import baseline_playouts  # bench's yardstick
+
+    baseline_playouts(key, 0, 1)
     return time.perf_counter() - t0

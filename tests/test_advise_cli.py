@@ -75,9 +75,8 @@ def test_table_starts_with_the_recommendation(capsys):
     lines = out.splitlines()
     assert lines[0].startswith("bonken-sim advise: you are the chooser (seat 2")
     assert "400 deals, seed 3, strategies basic, ruleset standard, 1 thread," in lines[2]
-    assert (
-        lines[3]
-        == "  contract averages: simulated on deals 0..399 of the seed, as bonken-sim run plays them"
+    assert lines[3] == (
+        "  contract averages: simulated on deals 0..399 of the seed, as bonken-sim run plays them"
     )
     assert lines[5].startswith(">> choose ")
     assert lines[6] == "   policy: the best value relative to its average"

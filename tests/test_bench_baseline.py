@@ -1,0 +1,53 @@
+"""The benchmark's yardstick kernel plays exactly the engine's random troeven_NT game."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bonken_sim._core import kernels as K
+from bonken_sim._core.rng import seed_key
+from bonken_sim._core.ruleset import standard_table
+from bonken_sim.bench_baseline import NT_VARIANT, baseline_playouts, baseline_rate
+
+
+def test_baseline_is_the_engines_random_no_trump_game():
+    key, start, n = seed_key(77), 1000, 3000
+    bufs = (
+        np.zeros((n, 4), np.uint64),
+        np.zeros((n, 1, 4), np.int16),
+        np.zeros((n, 1, 4), np.int8),
+        np.zeros((n, 1, 4), np.int8),
+    )
+    strat = np.zeros(4, np.int64)
+    variants = np.array([NT_VARIANT], np.int64)
+    K.simulate_batch(key, start, 0, variants, strat, standard_table(), *bufs)
+    tricks = bufs[2][:, 0, :].astype(np.int64)
+    assert (tricks.sum(axis=1) == 13).all()
+    # Deal by deal: the same cards, the same draws, hence the same tricks for seat 0.
+    per_deal = [baseline_playouts(key, start + i, 1) for i in range(200)]
+    assert per_deal == list(tricks[:200, 0])
+    assert baseline_playouts(key, start, n) == tricks[:, 0].sum()
+
+
+def test_baseline_rate_reports_positive_samples():
+    rate, samples = baseline_rate(2000, 3)
+    assert len(samples) == 3 and all(s > 0 for s in samples)
+    assert rate == sorted(samples)[1]
+
+
+def test_bench_reports_each_tier_against_the_yardstick():
+    from bonken_sim.bench import run_bench
+
+    lines: list[str] = []
+    doc = run_bench(
+        deals=2000, repeats=2, threads=(1,), reference_deals=0, strategies=("random", "basic"),
+        echo=lines.append,
+    )  # fmt: skip
+    base = doc["baseline"]
+    assert base["playouts_per_cpu_s"] > 0 and len(base["samples"]) == 2
+    for tier in ("random", "basic"):
+        ratio = base["ratios"][tier]
+        assert ratio == base["tiers_per_cpu_s"][tier] / base["playouts_per_cpu_s"]
+        assert any(ln.startswith(tier) and f"= {ratio:.2f}x the baseline" in ln for ln in lines)
+    # basic thinks about every card; it cannot be faster than random play
+    assert base["ratios"]["basic"] < base["ratios"]["random"]
