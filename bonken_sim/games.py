@@ -182,9 +182,13 @@ class GameError(RuntimeError):
 
 
 def _seat_arrays(seating: np.ndarray, profiles: list[Profile]):
-    card = np.array([[profiles[j].card for j in row] for row in seating], dtype=np.int64)
-    choice = np.array([[profiles[j].choice for j in row] for row in seating], dtype=np.int64)
-    dbl = np.array([[profiles[j].doubling for j in row] for row in seating], dtype=np.int64)
+    """Per game and seat: the card strategy, choice and doubling policy ids of the profile.
+
+    One table lookup each: a Python loop per game cost as much as playing the games."""
+    idx = np.asarray(seating, dtype=np.int64)
+    card = np.array([int(p.card) for p in profiles], np.int64)[idx]
+    choice = np.array([int(p.choice) for p in profiles], np.int64)[idx]
+    dbl = np.array([int(p.doubling) for p in profiles], np.int64)[idx]
     return card, choice, dbl
 
 
