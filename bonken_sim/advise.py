@@ -38,10 +38,12 @@ from .rules import (
     Strategy,
     Variant,
     card_str,
+    contract_name,
     hand_str,
     mask_cards,
     parse_hand,
     parse_variants,
+    variant_name,
 )
 from .stats import Estimate, diff_ci, mean_ci, wilson_ci
 
@@ -98,10 +100,13 @@ def parse_seat(text: str) -> int:
     return SEATS[key]
 
 
-def choosable_variants(available: str, trump_used: bool) -> tuple[Variant, ...]:
-    """The variants the chooser can still pick: ``available`` minus troeven if it is used."""
+def choosable_variants(
+    available: str, trump_used: bool, ruleset: Ruleset = STANDARD
+) -> tuple[Variant, ...]:
+    """The variants the chooser can still pick: ``available`` minus troeven if it is used
+    (names under ``ruleset``: ``bierkaart`` where it takes Domino's place)."""
     try:
-        listed = parse_variants(available)
+        listed = parse_variants(available, ruleset)
     except ValueError as exc:
         raise AdviseError(f"--available: {exc}") from None
     out = tuple(v for v in listed if not (trump_used and v.contract is Contract.TROEVEN))
@@ -133,7 +138,11 @@ def make_config(
 
     mask = parse_hand13(hand)
     seat_i = parse_seat(seat)
-    variants = choosable_variants(available, trump_used)
+    try:
+        rules = resolve(ruleset, rules_file)
+    except RulesError as exc:
+        raise AdviseError(str(exc)) from None
+    variants = choosable_variants(available, trump_used, rules)
     try:
         n = parse_count(deals, what="--deals")
     except ValueError as exc:
@@ -162,10 +171,6 @@ def make_config(
             raise AdviseError(
                 f"--threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}"
             )
-    try:
-        rules = resolve(ruleset, rules_file)
-    except RulesError as exc:
-        raise AdviseError(str(exc)) from None
     turns = parse_turns_left(turns_left, seat_i)
     ref = None if reference is None else str(reference)
     return AdviseConfig(
@@ -404,8 +409,8 @@ def _variant_doc(v: Variant, j: int, cfg: AdviseConfig, played: Played) -> dict[
             }
         )
     return {
-        "variant": v.name,
-        "contract": v.contract.label,
+        "variant": variant_name(v, cfg.ruleset),
+        "contract": contract_name(v, cfg.ruleset),
         "trump": v.trump,
         "expected": expected.to_dict(),
         "average": average.to_dict(),
@@ -509,7 +514,7 @@ def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
         row["rank"] = i
     negatives = [r for r in ranked if r["contract"] != Contract.TROEVEN.label]
     troevens = [r for r in ranked if r["contract"] == Contract.TROEVEN.label]
-    chosen = {v.name for v in cfg.variants}
+    chosen = {v.id for v in cfg.variants}
     policy = policy_choice(cfg, ranked)
     return {
         "command": "advise",
@@ -527,8 +532,8 @@ def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
         "threads": cfg.threads,
         "trump_used": cfg.trump_used,
         "turns_left": cfg.turns_left,
-        "available": [v.name for v in cfg.variants],
-        "not_available": [v.name for v in VARIANTS if v.name not in chosen],
+        "available": [variant_name(v, cfg.ruleset) for v in cfg.variants],
+        "not_available": [variant_name(v, cfg.ruleset) for v in VARIANTS if v.id not in chosen],
         "reference": reference,
         "reference_run": cfg.reference_run,
         "recommendation": _summary_line(cfg, ranked, policy["variant"]),

@@ -12,7 +12,7 @@ import click
 
 from . import __version__
 from .options import parse_count, parse_seed
-from .rules import Contract, card_str, hand_str, make_variant, parse_variants
+from .rules import card_str, hand_str, make_variant, parse_variants
 
 
 class UserError(click.ClickException):
@@ -103,8 +103,8 @@ def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rule
         raise UserError(f"--deal must be a non-negative integer, got {deal!r}") from None
     if deal_i < 0:
         raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
-    variant = _wrap(make_variant, contract, trump)
     rules = _resolve_rules(ruleset, rules_file)
+    variant = _wrap(make_variant, contract, trump, ruleset=rules)
     p = _wrap(play_deal, seed, deal_i, variant, strategies, dealer, ruleset=rules)
     if as_json:
         click.echo(json.dumps(p.record()))
@@ -124,7 +124,7 @@ def format_playout(p) -> list[str]:
 
     v = p.variant
     lines = [
-        f"seed {p.seed}, deal {p.deal}: {v.contract.label}"
+        f"seed {p.seed}, deal {p.deal}: {p.contract_name}"
         + (f" (trump {v.trump})" if v.trump else "")
         + f", dealer seat {p.dealer}, strategies {strategy_names(p.strategies)}"
         + ("" if p.ruleset.is_standard else f", ruleset {p.ruleset.name}"),
@@ -133,9 +133,9 @@ def format_playout(p) -> list[str]:
     for s in range(4):
         lines.append(f"  seat {s} ({_seat_role(s, p.dealer):13s}) {hand_str(p.hands[s])}")
     lines.append("")
-    if v.contract is not Contract.DOMINO:
+    if not p.is_domino:
         lines.append("  (each card is shown as seat:card, in playing order)")
-    if v.contract is Contract.DOMINO:
+    if p.is_domino:
         held = [bin(h).count("1") for h in p.hands]
         for i, (c, seat) in enumerate(zip(p.plays, p.seats, strict=True)):
             if c is None:
@@ -167,7 +167,7 @@ def format_playout(p) -> list[str]:
             )
     lines.append("")
     lines.append("  scores: " + "  ".join(f"seat {s}: {p.scores[s]:+d}" for s in range(4)))
-    if v.contract is not Contract.DOMINO:
+    if not p.is_domino:
         lines.append("  tricks: " + "  ".join(f"seat {s}: {p.tricks[s]}" for s in range(4)))
     return lines
 
@@ -207,7 +207,7 @@ def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
     from .play import play as play_deal
 
     rules = _resolve_rules(ruleset, rules_file)
-    variants = _wrap(parse_variants, contracts)
+    variants = _wrap(parse_variants, contracts, rules)
     strats = _wrap(parse_strategies, strategies)
     if dealer == "rotate":
         dealer_of = lambda d: d % 4  # noqa: E731
@@ -582,7 +582,8 @@ def game(
             f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
             f"{' (drawn)' if cfg.seed_drawn else ''}, players {','.join(cfg.players)}, "
             f"order {cfg.order}, doubling {'on' if cfg.doubling else 'off'}, "
-            f"{_where(cfg.executor_spec, cfg.threads)}",
+            + (f"ruleset {cfg.rules['name']}, " if cfg.rules is not None else "")
+            + f"{_where(cfg.executor_spec, cfg.threads)}",
             err=True,
         )
     bar = ProgressBar(unit="games") if not quiet and sys.stderr.isatty() else None

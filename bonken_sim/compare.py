@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .io import NotARun, dataset, read_manifest
-from .rules import VARIANT_NAMES
+from .rules import VARIANT_NAMES, variant_names
 from .stats import Estimate, mean_ci
 
 ROLES = ("dealer", "leader", "chooser", "doubler")  # relative to the dealer; doubler: first
@@ -94,7 +94,9 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
         opts_b = {k: v for k, v in rb.items() if k != "name"}
         if opts_a == opts_b:
             notes.append("the two rulesets have different names but the same rules")
-    variants = [v for v in VARIANT_NAMES if v in ca["contracts"] and v in cb["contracts"]]
+    # in id order; a house-rules contract (bierkaart, in Domino's slot) pairs only with itself
+    order = [*VARIANT_NAMES, *(n for n in variant_names(True) if n not in VARIANT_NAMES)]
+    variants = [v for v in order if v in ca["contracts"] and v in cb["contracts"]]
     if not variants:
         raise CompareError("the runs have no contract variant in common")
     rows = []

@@ -60,7 +60,7 @@ from .io import (
     write_manifest,
 )
 from .options import parse_count, parse_seed
-from .rules import TRUMPS, VARIANTS, Contract
+from .rules import TRUMPS, contract_names, variant_names
 from .simulate import RunError, _now, default_out
 from .simulate import _versions as _run_versions
 
@@ -193,13 +193,12 @@ def _dict(indices: np.ndarray, names, mask=None):
     return pa.DictionaryArray.from_arrays(idx, pa.array(list(names), pa.string()))
 
 
-_VARIANT_NAMES = [v.name for v in VARIANTS]
-_CONTRACT_NAMES = [c.label for c in Contract]
-
-
-def deals_table(b: GameBatch, metadata: dict):
-    """One row per deal of each game of the batch."""
+def deals_table(b: GameBatch, metadata: dict, rules: dict[str, Any] | None = None):
+    """One row per deal of each game of the batch; ``rules``: the recorded house ruleset
+    (None: RULES.md), which names the contracts (rules.variant_names)."""
     import pyarrow as pa
+
+    ruleset = _ruleset(rules)
 
     n = b.n
     game = np.repeat(b.start + np.arange(n, dtype=np.int64), DEALS_PER_GAME)
@@ -212,8 +211,8 @@ def deals_table(b: GameBatch, metadata: dict):
         "deal": pa.array(k),
         "dealer": pa.array(dealer.astype(np.int8)),
         "chooser": pa.array(((dealer + 2) % 4).astype(np.int8)),
-        "variant": _dict(v, _VARIANT_NAMES),
-        "contract": _dict(VARIANT_CONTRACT[v], _CONTRACT_NAMES),
+        "variant": _dict(v, variant_names(ruleset)),
+        "contract": _dict(VARIANT_CONTRACT[v], contract_names(ruleset)),
         "trump": _dict(np.maximum(trump, 0), TRUMPS, mask=trump < 0),
         "doubles": pa.array(b.dbl.reshape(-1)),
     }
@@ -403,13 +402,19 @@ def encode_table(table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _table(rules: dict[str, Any] | None):
-    """The kernels' table of a recorded house ruleset (None: the standard rules)."""
+def _ruleset(rules: dict[str, Any] | None):
+    """A recorded house ruleset as a Ruleset (None: the standard rules, None)."""
     if rules is None:
         return None
     from .house_rules import Ruleset
 
-    return Ruleset.from_dict(rules).table
+    return Ruleset.from_dict(rules)
+
+
+def _table(rules: dict[str, Any] | None):
+    """The kernels' table of a recorded house ruleset (None: the standard rules)."""
+    ruleset = _ruleset(rules)
+    return None if ruleset is None else ruleset.table
 
 
 def play_game_part(task: GamePartTask) -> GamePartResult:
@@ -445,7 +450,11 @@ def play_game_part(task: GamePartTask) -> GamePartResult:
     part_meta = {**meta, "part": k, "game_start": start, "games": n}
     name = f"part-{k:06d}.parquet"
     encoded = [
-        (f"{DEALS_DIR}/{name}", n * DEALS_PER_GAME, encode_table(deals_table(b, part_meta))),
+        (
+            f"{DEALS_DIR}/{name}",
+            n * DEALS_PER_GAME,
+            encode_table(deals_table(b, part_meta, cfg.rules)),
+        ),
         (f"{GAMES_DIR}/{name}", n, encode_table(games_table(b, cfg.players, part_meta))),
     ]
     del b

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._core import game as G
 from ._core.rng import seed_key
-from ._core.ruleset import standard_table
+from ._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
 from .choice import NAMES, Models, load_models
 from .model_features import VARIANT_FEATURES
 
@@ -150,6 +150,23 @@ def model_arrays(models: Models) -> ModelArrays:
     return ModelArrays(coef, mean, bonus, tau, theta)
 
 
+# The contract whose fitted choice and doubling models a house-rules contract borrows until
+# one is fitted for it: the beer card (bierkaart, in Domino's slot) borrows hartenheer's, the
+# other negative trick contract in which one card costs -50.
+BORROWED_MODEL = {"bierkaart": "hartenheer"}
+
+
+def models_for_table(ma: ModelArrays, table: np.ndarray) -> ModelArrays:
+    """``ma`` with the slots a house ruleset fills differently given borrowed models: when
+    variant 6 is the beer card (a trick contract, not Domino) it takes hartenheer's models."""
+    if table[DOMINO, F_KIND] == KIND_DOMINO:
+        return ma
+    out = ModelArrays(ma.coef.copy(), ma.mean.copy(), ma.bonus.copy(), ma.tau, ma.theta.copy())
+    for arr in (out.coef, out.mean, out.bonus, out.theta):
+        arr[DOMINO] = arr[HARTENHEER]
+    return out
+
+
 @dataclass
 class GameBatch:
     """Games ``start … start + n − 1``; arrays indexed [game, deal, seat]."""
@@ -215,8 +232,8 @@ def play_games(
     if seating.ndim == 1:
         seating = np.broadcast_to(seating, (games, 4))
     card, choice, dbl = _seat_arrays(seating, profs)
-    ma = model_arrays(models or load_models())
     table = standard_table() if table is None else np.ascontiguousarray(table, dtype=np.int64)
+    ma = models_for_table(model_arrays(models or load_models()), table)
     key = seed_key(seed)
     b = GameBatch(
         start,

@@ -18,6 +18,13 @@ A rules file is TOML: a preset plus overrides, for example::
     [points]
     vrouwen.queen = -25
     troeven.trick = 15
+
+``negatives`` lists the seven negative contracts of a game; the beer card (``bierkaart``:
+whoever takes the 7♦ scores -50) may take Domino's place::
+
+    preset = "standard"
+    negatives = ["bukken", "hartenjagen", "herenboeren", "vrouwen", "hartenheer",
+                 "laatste_slag", "bierkaart"]
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import numpy as np
 from ._core.ruleset import (
     ACES_EITHER,
     ACES_HIGH,
+    BEER_CARD_POINTS,
     HEART_LEAD_BANNED,
     HEART_LEAD_BROKEN,
     HEART_LEAD_FREE,
@@ -49,7 +57,27 @@ TRUMP_PLAYS = {"optional": TRUMP_OPTIONAL, "must-trump": TRUMP_MUST, "must-overt
 DOMINO_OPENS = (8, 7)
 DOMINO_ACES = {"high": ACES_HIGH, "first-fixes": ACES_EITHER}
 ORDERS = ("free", "fixed")
-POINT_KEYS = tuple(STANDARD_POINTS)
+POINT_KEYS = tuple(STANDARD_POINTS)  # the standard ruleset's point keys
+# The negative contracts of RULES.md, in variant-id order; the beer card may take Domino's
+# slot (variant id 6): a game is always 7 negatives and 4 troeven deals.
+STANDARD_NEGATIVES = (
+    "bukken",
+    "hartenjagen",
+    "herenboeren",
+    "vrouwen",
+    "hartenheer",
+    "laatste_slag",
+    "domino",
+)
+BEER_CARD = "bierkaart"
+SLOT_6 = ("domino", BEER_CARD)  # the contracts that can fill variant id 6
+NEGATIVE_CONTRACTS = (*STANDARD_NEGATIVES, BEER_CARD)
+# Every point key a ruleset may set, the beer card's after Domino's (the slot they share).
+ALL_POINTS = {
+    k: v
+    for key, value in STANDARD_POINTS.items()
+    for k, v in ((key, value), *(BEER_CARD_POINTS.items() if key == "domino.last_card" else ()))
+}
 MAX_POINTS = 1000  # |any point value|: keeps every deal's scores well inside int16
 
 # How many times each point value is scored in one game of RULES.md §6 (7 negatives, 4
@@ -64,6 +92,7 @@ GAME_COUNTS = {
     "hartenheer.king_of_hearts": 1,
     "laatste_slag.last_trick": 1,
     "domino.last_card": 1,
+    "bierkaart.seven_of_diamonds": 1,
     "troeven.trick": 4 * 13,
 }
 
@@ -76,6 +105,7 @@ _POINT_WORDS = {
     "hartenheer.king_of_hearts": "hartenheer: for taking the king of hearts",
     "laatste_slag.last_trick": "laatste slag: for winning the last trick",
     "domino.last_card": "domino: for laying the last card",
+    "bierkaart.seven_of_diamonds": "bierkaart: for taking the 7 of diamonds",
     "troeven.trick": "troeven: per trick taken",
 }
 _HEART_WORDS = {
@@ -108,6 +138,11 @@ class RulesError(ValueError):
     """A bad ruleset name, rules file or ruleset record; the message names the key."""
 
 
+def point_keys(negatives: tuple[str, ...] = STANDARD_NEGATIVES) -> tuple[str, ...]:
+    """The point keys of a ruleset playing ``negatives`` (and troeven), in table order."""
+    return tuple(k for k in ALL_POINTS if k.split(".")[0] in (*negatives, "troeven"))
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """Every house rule bonken-sim knows; the defaults are RULES.md (preset ``standard``)."""
@@ -121,6 +156,7 @@ class Ruleset:
     order: str = "free"
     doubling: bool = True
     points: tuple[tuple[str, int], ...] = field(default=tuple(STANDARD_POINTS.items()))
+    negatives: tuple[str, ...] = STANDARD_NEGATIVES
 
     def __post_init__(self) -> None:
         _check_options(self, where="ruleset")
@@ -128,8 +164,14 @@ class Ruleset:
     # -- values ---------------------------------------------------------------------------
     @property
     def point(self) -> dict[str, int]:
-        """The nine point values, keyed ``contract.item`` (as in STANDARD_POINTS)."""
+        """The point values, keyed ``contract.item`` (as in STANDARD_POINTS; the beer card's
+        ``bierkaart.seven_of_diamonds`` in place of ``domino.last_card`` when it is played)."""
         return dict(self.points)
+
+    @property
+    def beer_card(self) -> bool:
+        """The beer card (bierkaart) takes Domino's place (variant id 6)."""
+        return BEER_CARD in self.negatives
 
     @cached_property
     def table(self) -> np.ndarray:
@@ -146,6 +188,7 @@ class Ruleset:
             domino_open=self.domino_open - 2,  # rank index: the 8 is 6, the 7 is 5
             domino_aces=DOMINO_ACES[self.domino_aces],
             domino_needs=int(self.domino_ace_or_two),
+            beer_card=self.beer_card,
         )
 
     def game_total(self) -> int:
@@ -168,8 +211,10 @@ class Ruleset:
 
     # -- records ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The resolved ruleset as JSON-able data (trace records, manifests, Parquet)."""
-        return {
+        """The resolved ruleset as JSON-able data (trace records, manifests, Parquet).
+        ``negatives`` is there only when it is not RULES.md's (so standard records keep
+        their first form)."""
+        d = {
             "name": self.name,
             "heart_lead": self.heart_lead,
             "trump_play": self.trump_play,
@@ -180,6 +225,9 @@ class Ruleset:
             "doubling": self.doubling,
             "points": self.point,
         }
+        if self.negatives != STANDARD_NEGATIVES:
+            d["negatives"] = list(self.negatives)
+        return d
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "ruleset") -> Ruleset:
@@ -188,7 +236,7 @@ class Ruleset:
         traces and manifests still read)."""
         if not isinstance(data, dict):
             raise RulesError(f"{where}: expected a table of rules, got {data!r}")
-        want = set(STANDARD.to_dict())
+        want = set(STANDARD.to_dict()) | {"negatives"}
         unknown = sorted(set(data) - want)
         if unknown:
             raise RulesError(f"{where}: unknown key {unknown[0]!r}")
@@ -223,19 +271,28 @@ class Ruleset:
             f"  trump play ({self.trump_play}), in troeven with a trump suit: "
             f"{_TRUMP_WORDS[self.trump_play]}{mark[self.trump_play == std.trump_play]}"
         )
-        lines.append(
-            f"  domino: rows open with the {self.domino_open}s and grow one rank at a time up "
-            f"to the king and down to the 2{mark[self.domino_open == std.domino_open]}"
-        )
-        lines.append(
-            f"  domino aces ({self.domino_aces}): {_ACE_WORDS[self.domino_aces]}"
-            f"{mark[self.domino_aces == std.domino_aces]}"
-        )
+        if self.beer_card:
+            lines.append(
+                "  bierkaart (the beer card), in place of domino: played like the other "
+                "negative trick contracts (follow suit if you can, no trumps, hearts may be "
+                "led at any time); whoever takes the trick holding the 7 of diamonds pays "
+                "for it  (changed)"
+            )
+        else:
+            lines.append(
+                f"  domino: rows open with the {self.domino_open}s and grow one rank at a time "
+                f"up to the king and down to the 2{mark[self.domino_open == std.domino_open]}"
+            )
+            lines.append(
+                f"  domino aces ({self.domino_aces}): {_ACE_WORDS[self.domino_aces]}"
+                f"{mark[self.domino_aces == std.domino_aces]}"
+            )
         lines.append("")
         lines.append("Scores")
-        for key in POINT_KEYS:
+        for key in point_keys(self.negatives):
             v = pts[key]
-            lines.append(f"  {_POINT_WORDS[key]:44s} {v:+5d}{mark[v == STANDARD_POINTS[key]]}")
+            same = v == STANDARD_POINTS.get(key)
+            lines.append(f"  {_POINT_WORDS[key]:44s} {v:+5d}{mark[same]}")
         lines.append("")
         lines.append("Game")
         lines.append(
@@ -244,24 +301,25 @@ class Ruleset:
                 "free (the chooser picks any contract still open)"
                 if self.order == "free"
                 else "fixed (bukken, hartenjagen, herenboeren, vrouwen, hartenheer, "
-                "laatste slag, domino, then four troeven)"
+                f"laatste slag, {self.negatives[6]}, then four troeven)"
             )
             + mark[self.order == std.order]
         )
         lines.append(
             f"  doubling: {'on' if self.doubling else 'off'}{mark[self.doubling == std.doubling]}"
         )
-        lines.append(
-            "  choosing domino: "
-            + (
-                "only a chooser holding an ace or a 2 may choose it, unless nothing else is "
-                "open to him (then he must); only a player holding an ace or a 2 may double "
-                "in it"
-                if self.domino_ace_or_two
-                else "free, like any other contract"
+        if not self.beer_card:
+            lines.append(
+                "  choosing domino: "
+                + (
+                    "only a chooser holding an ace or a 2 may choose it, unless nothing else is "
+                    "open to him (then he must); only a player holding an ace or a 2 may double "
+                    "in it"
+                    if self.domino_ace_or_two
+                    else "free, like any other contract"
+                )
+                + mark[self.domino_ace_or_two == std.domino_ace_or_two]
             )
-            + mark[self.domino_ace_or_two == std.domino_ace_or_two]
-        )
         total = self.game_total()
         if total == 0:
             lines.append("  a whole game sums to 0 (7 negatives and 4 troeven deals)")
@@ -293,9 +351,13 @@ def _check_options(r: Ruleset, where: str) -> None:
         raise bad("order", r.order, " or ".join(ORDERS))
     if not isinstance(r.doubling, bool):
         raise bad("doubling", r.doubling, "true or false")
+    _check_negatives(r.negatives, where)
+    if r.beer_card and r.domino_ace_or_two:
+        raise bad("domino_ace_or_two", r.domino_ace_or_two, "false: this ruleset plays no domino")
+    want = point_keys(r.negatives)
     keys = [k for k, _ in r.points]
-    if keys != list(POINT_KEYS):
-        raise RulesError(f"{where}: points must list {', '.join(POINT_KEYS)} in that order")
+    if keys != list(want):
+        raise RulesError(f"{where}: points must list {', '.join(want)} in that order")
     for key, v in r.points:
         if isinstance(v, bool) or not isinstance(v, int):
             raise bad(f"points.{key}", v, "a whole number")
@@ -305,6 +367,39 @@ def _check_options(r: Ruleset, where: str) -> None:
             raise bad(f"points.{key}", v, "0 or more: troeven rewards tricks")
         if key != "troeven.trick" and v > 0:
             raise bad(f"points.{key}", v, "0 or less: a negative contract's values are penalties")
+
+
+def _check_negatives(negatives: Any, where: str, shown: Any = None) -> None:
+    """``negatives`` must make a game: RULES.md's seven negatives, Domino's slot filled by
+    domino or the beer card, in variant-id order (a rules file's list is put in that order)."""
+
+    def cannot(why: str) -> RulesError:
+        listed = list(negatives if shown is None else shown)
+        return RulesError(f"{where}: negatives = {listed!r} cannot make a game: {why}")
+
+    if not isinstance(negatives, tuple) or not all(isinstance(n, str) for n in negatives):
+        raise RulesError(f"{where}: negatives = {negatives!r} is not a list of contract names")
+    for n in negatives:
+        if n not in NEGATIVE_CONTRACTS:
+            raise cannot(
+                f"unknown contract {n!r} (expected names from: {', '.join(NEGATIVE_CONTRACTS)})"
+            )
+    for n in negatives:
+        if negatives.count(n) > 1:
+            raise cannot(f"{n!r} is listed twice (every contract is played once a game)")
+    if len(negatives) != len(STANDARD_NEGATIVES):
+        raise cannot(
+            f"a game is 7 negative contracts and 4 troeven deals (11 deals), "
+            f"got {len(negatives)} negatives"
+        )
+    slot = [n for n in negatives if n in SLOT_6]
+    if len(slot) != 1:
+        raise cannot("domino and bierkaart share one place in the game: list one of them")
+    missing = [n for n in STANDARD_NEGATIVES[:6] if n not in negatives]
+    if missing:
+        raise cannot(f"{missing[0]!r} is missing (only domino's place can be given away)")
+    if negatives != (*STANDARD_NEGATIVES[:6], slot[0]):
+        raise RulesError(f"{where}: negatives must list {', '.join(negatives)} in game order")
 
 
 STANDARD = Ruleset()
@@ -318,6 +413,11 @@ PRESETS: dict[str, Ruleset] = {
     "standard": STANDARD,
     "fixed-order": Ruleset(name="fixed-order", order="fixed"),
     "double-points": Ruleset(name="double-points", points=_doubled()),
+    "bierkaart": Ruleset(
+        name="bierkaart",
+        negatives=(*STANDARD_NEGATIVES[:6], BEER_CARD),
+        points=tuple((k, ALL_POINTS[k]) for k in point_keys((*STANDARD_NEGATIVES[:6], BEER_CARD))),
+    ),
     "strict": Ruleset(
         name="strict", heart_lead="broken", trump_play="must-overtrump", domino_open=7
     ),
@@ -329,6 +429,8 @@ PRESET_SUMMARIES = {
     "doubled values)",
     "strict": "tighter card play from other trick games: hearts led only once broken, "
     "must over-trump, Domino rows open with the 7s",
+    "bierkaart": "a café variant: the beer card, a trick contract in place of Domino in "
+    "which whoever takes the 7 of diamonds scores -50",
 }
 
 
@@ -349,8 +451,9 @@ _OPTION_KEYS = (
     "order",
     "doubling",
 )
-# Record keys added after the first ruleset records (from_dict fills them in as RULES.md).
-_LATER_KEYS = ("domino_aces", "domino_ace_or_two")
+# Record keys added after the first ruleset records (from_dict fills them in as RULES.md;
+# ``negatives`` is recorded only when it differs from RULES.md).
+_LATER_KEYS = ("domino_aces", "domino_ace_or_two", "negatives")
 
 
 def _norm(key: str) -> str:
@@ -369,13 +472,35 @@ def _flatten_points(points: Any, where: str) -> dict[str, Any]:
         else:
             flat[".".join(_norm(p) for p in str(ckey).split("."))] = value
     for key in flat:
-        if key not in STANDARD_POINTS:
+        if key not in ALL_POINTS:
             raise RulesError(
                 f"{where}: unknown key 'points.{key}' (expected one of: "
-                + ", ".join(POINT_KEYS)
+                + ", ".join(ALL_POINTS)
                 + ")"
             )
     return flat
+
+
+def _negatives(value: Any, where: str) -> tuple[str, ...]:
+    """A rules file's or record's ``negatives`` list → names in game (variant-id) order."""
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise RulesError(
+            f"{where}: negatives = {value!r} is not allowed (expected a list of the seven "
+            'negative contracts, e.g. ["bukken", ..., "bierkaart"])'
+        )
+    names = tuple(n.strip().lower().replace("-", "_").replace(" ", "_") for n in value)
+    _check_negatives_list(names, where)
+    order = {n: i for i, n in enumerate(NEGATIVE_CONTRACTS)}
+    return tuple(sorted(names, key=lambda n: min(order[n], 6)))
+
+
+def _check_negatives_list(names: tuple[str, ...], where: str) -> None:
+    """Every check of _check_negatives but the order (a file may list them in any order)."""
+    order = {n: i for i, n in enumerate(NEGATIVE_CONTRACTS)}
+    if all(n in order for n in names) and len(set(names)) == len(names):
+        _check_negatives(tuple(sorted(names, key=lambda n: min(order[n], 6))), where, names)
+    else:
+        _check_negatives(names, where)
 
 
 def _build(
@@ -392,17 +517,35 @@ def _build(
             if k in ("heart_lead", "trump_play", "domino_aces", "order") and isinstance(value, str):
                 value = value.strip().lower().replace("_", "-")
             changes[k] = value
+        elif k == "negatives":
+            changes["negatives"] = _negatives(value, where)
         elif k == "points":
-            flat = _flatten_points(value, where)
-            if require_all_points and set(flat) != set(STANDARD_POINTS):
-                missing = sorted(set(STANDARD_POINTS) - set(flat))
-                raise RulesError(f"{where}: missing key 'points.{missing[0]}'")
-            pts = base.point
-            pts.update(flat)
-            changes["points"] = tuple(pts.items())
+            continue  # below, once the contracts played are known
         else:
-            allowed = ", ".join(("preset", "name", *_OPTION_KEYS, "points"))
+            allowed = ", ".join(("preset", "name", *_OPTION_KEYS, "negatives", "points"))
             raise RulesError(f"{where}: unknown key {key!r} (expected one of: {allowed})")
+    negatives = changes.get("negatives", base.negatives)
+    keys = point_keys(negatives)
+    pts = {k: base.point.get(k, ALL_POINTS[k]) for k in keys}
+    for key, value in data.items():
+        if _norm(key) != "points":
+            continue
+        flat = _flatten_points(value, where)
+        for k in flat:
+            if k not in keys:
+                contract = k.split(".")[0]
+                raise RulesError(
+                    f"{where}: points.{k}: {contract} is not played under this ruleset "
+                    f"(negatives: {', '.join(negatives)})"
+                )
+        if require_all_points and set(flat) != set(keys):
+            missing = [k for k in keys if k not in flat]
+            raise RulesError(f"{where}: missing key 'points.{missing[0]}'")
+        pts.update(flat)
+    if "points" in {_norm(k) for k in data} or negatives != base.negatives:
+        changes["points"] = tuple(pts.items())
+    elif require_all_points:
+        raise RulesError(f"{where}: missing key 'points'")
     try:
         return replace(base, **changes)
     except RulesError as exc:

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ._core.features import KH_ROW, N_FEATURES, SEAT_FEATURES
-from .rules import TRUMPS, VARIANT_NAMES, VARIANTS, Contract
+from .rules import TRUMPS, VARIANT_NAMES, VARIANTS, Contract, contract_names, variant_names
 
 SCHEMA_VERSION = 1
 FORMAT = "bonken-sim-run"
@@ -136,6 +136,7 @@ class Chunk:
     scores: np.ndarray  # (4, nv, n) int16
     tricks: np.ndarray  # (4, nv, n) int8
     order: np.ndarray  # (4, nv, n) int8
+    beer_card: bool = False  # variant 6 is the beer card: its rows are named bierkaart
 
     @property
     def n(self) -> int:
@@ -177,6 +178,11 @@ def _strings(names: tuple[str, ...]):
     )
 
 
+def _names_of(chunk: Chunk, names) -> tuple[str, ...]:
+    """The variant or contract names of a chunk's rows (rules.variant_names of its ruleset)."""
+    return names(chunk.beer_card)
+
+
 def results_table(chunk: Chunk, schema):
     """The results rows of a chunk: variant by variant, deals in order within each."""
     pa = _pa()
@@ -185,8 +191,10 @@ def results_table(chunk: Chunk, schema):
     trump_idx = np.repeat(VARIANT_TRUMP[chunk.variants], n)
     columns = [
         _from_numpy(np.tile(np.arange(chunk.start, chunk.start + n, dtype=np.int64), nv)),
-        _dictionary(np.repeat(vids, n), VARIANT_NAMES),
-        _dictionary(np.repeat(VARIANT_CONTRACT[chunk.variants], n), CONTRACT_NAMES),
+        _dictionary(np.repeat(vids, n), _names_of(chunk, variant_names)),
+        _dictionary(
+            np.repeat(VARIANT_CONTRACT[chunk.variants], n), _names_of(chunk, contract_names)
+        ),
         _dictionary(trump_idx, TRUMP_NAMES, mask=trump_idx < 0 if (trump_idx < 0).any() else None),
     ]
     for arr in (chunk.scores, chunk.tricks, chunk.order):
@@ -506,6 +514,18 @@ def dataset(path: str | os.PathLike, table: str = "results"):
         raise NotARun(f"{root}: cannot read the run's parts: {exc}") from None
 
 
+def _run_names_rules(manifest: Mapping[str, Any]) -> bool:
+    """What rules.variant_names needs of the ruleset a run's manifest records: whether it
+    plays the beer card."""
+    negatives = (manifest.get("config", {}).get("ruleset") or {}).get("negatives") or ()
+    return "bierkaart" in negatives
+
+
+def _run_variant_names(manifest: Mapping[str, Any]) -> tuple[str, ...]:
+    """The variant names of a run by id, under the ruleset its manifest records."""
+    return variant_names(_run_names_rules(manifest))
+
+
 def read_run(
     path: str | os.PathLike,
     contracts: str | Sequence[str] | None = None,
@@ -521,7 +541,8 @@ def read_run(
     filt = None
     if contracts is not None:
         text = contracts if isinstance(contracts, str) else ",".join(contracts)
-        names = [v.name for v in parse_variants(text)]
+        rules = _run_names_rules(read_manifest(path))
+        names = [variant_names(rules)[v.id] for v in parse_variants(text, rules)]
         filt = pc.field("variant").isin(names)
     cols = list(columns) if columns is not None else None
     if cols is not None and deals and "deal" not in cols:
@@ -566,13 +587,30 @@ def result_digest(path: str | os.PathLike) -> str:
     return total.hexdigest()
 
 
+def _code(names: Sequence[str], x: str) -> int:
+    """The index of ``x`` in ``names``; a house-rules name stands for the standard name of
+    its slot (the beer card's rows count as variant and contract 6, Domino's slot)."""
+    if x not in names and x in _SLOT_ALIASES and _SLOT_ALIASES[x] in names:
+        x = _SLOT_ALIASES[x]
+    return list(names).index(x)
+
+
+_SLOT_ALIASES = {
+    new: old
+    for alias in (variant_names, contract_names)
+    for new, old in zip(alias(True), alias(None), strict=True)
+    if new != old
+}
+
+
 def dictionary_codes(col, names: Sequence[str]) -> np.ndarray:
     """A dictionary column as int8 codes into ``names`` (-1 for null), whatever the file's
-    own dictionary order."""
+    own dictionary order. The beer card's name (a run under the bierkaart ruleset) reads as
+    the code of Domino's slot, which it takes."""
     pa = _pa()
     if not pa.types.is_dictionary(col.type):
         col = col.dictionary_encode()
-    remap = np.array([names.index(x) for x in col.dictionary.to_pylist()] + [-1], np.int8)
+    remap = np.array([_code(names, x) for x in col.dictionary.to_pylist()] + [-1], np.int8)
     idx = col.indices.fill_null(len(remap) - 1).to_numpy().astype(np.int64)
     return remap[idx]
 
@@ -588,6 +626,7 @@ def summarize(path: str | os.PathLike) -> dict:
     """Mean raw score per contract variant and seat with a 95% CI (normal approximation),
     streamed over the dataset in record batches: memory does not grow with the run."""
     manifest = read_manifest(path)
+    names = _run_variant_names(manifest)
     count = np.zeros(len(VARIANTS), np.int64)
     sums = np.zeros((len(VARIANTS), 4), np.float64)
     sumsq = np.zeros((len(VARIANTS), 4), np.float64)
@@ -610,7 +649,7 @@ def summarize(path: str | os.PathLike) -> dict:
             var_ = max(0.0, (sumsq[v, p] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
             half = 1.959963984540054 * math.sqrt(var_ / n) if n > 1 else float("nan")
             seats.append({"mean": mean, "ci95": [mean - half, mean + half], "sd": math.sqrt(var_)})
-        rows.append({"variant": VARIANT_NAMES[v], "n": n, "seats": seats})
+        rows.append({"variant": names[v], "n": n, "seats": seats})
     return {
         "run": str(path),
         "state": manifest.get("state"),

@@ -16,17 +16,18 @@ import numpy as np
 from ._core import kernels as K
 from ._core.playout import PASS
 from ._core.rng import seed_key
-from ._core.ruleset import standard_table
+from ._core.ruleset import F_KIND, KIND_DOMINO, standard_table
 from .house_rules import STANDARD, RulesError, Ruleset, as_ruleset
 from .rules import (
-    Contract,
     Strategy,
     Variant,
     card_str,
+    contract_name,
     make_variant,
     mask_cards,
     parse_card,
     parse_variant,
+    variant_name,
 )
 
 MAX_SEED = 2**64 - 1
@@ -113,12 +114,26 @@ class Playout:
     out_order: list[int] = field(default_factory=list)  # Domino: seats in the order out
     ruleset: Ruleset = STANDARD
 
+    @property
+    def is_domino(self) -> bool:
+        """Played as Domino (variant 6 under a ruleset whose slot 6 is Domino)."""
+        return is_domino(self.variant, self.ruleset)
+
+    @property
+    def name(self) -> str:
+        """The variant's name under the ruleset (``bierkaart`` where it takes Domino's place)."""
+        return variant_name(self.variant, self.ruleset)
+
+    @property
+    def contract_name(self) -> str:
+        return contract_name(self.variant, self.ruleset)
+
     def record(self) -> dict:
         """The trace record (the exact ``bonken-sim trace`` JSON object)."""
         return {
             "deal": self.deal,
             "dealer": self.dealer,
-            "contract": self.variant.contract.label,
+            "contract": self.contract_name,
             "trump": self.variant.trump,
             "hands": [[card_str(c) for c in mask_cards(h)] for h in self.hands],
             "plays": [card_str(c) if c is not None else "pass" for c in self.plays],
@@ -140,12 +155,21 @@ def trick_winner(trick: Sequence[int | None], trump: str | None) -> int:
     return win
 
 
+def is_domino(variant: Variant, ruleset: Ruleset = STANDARD) -> bool:
+    """Is ``variant`` played as Domino under ``ruleset`` (not so the beer card in its slot)?"""
+    return bool(ruleset.table[variant.id, F_KIND] == KIND_DOMINO)
+
+
 def _seats_of(
-    variant: Variant, dealer: int, hands: list[int], plays: list[int | None]
+    variant: Variant,
+    dealer: int,
+    hands: list[int],
+    plays: list[int | None],
+    ruleset: Ruleset = STANDARD,
 ) -> list[int]:
     """Which seat made each play (follows from the rules)."""
     seats: list[int] = []
-    if variant.contract is Contract.DOMINO:
+    if is_domino(variant, ruleset):
         held = list(hands)
         turn = (dealer + 1) % 4
         for c in plays:
@@ -182,11 +206,15 @@ def play(
     >>> sum(p.scores), sum(p.tricks)
     (130, 13)
     """
+    rules = as_ruleset(ruleset)
     if isinstance(variant, str):
-        variant = make_variant(variant, trump) if trump is not None else parse_variant(variant)
+        variant = (
+            make_variant(variant, trump, ruleset=rules)
+            if trump is not None
+            else parse_variant(variant, ruleset=rules)
+        )
     seed, deal, dealer = check_seed(seed), check_deal(deal), check_dealer(dealer)
     strats = parse_strategies(strategies)
-    rules = as_ruleset(ruleset)
     hands = np.zeros(4, np.uint64)
     scores = np.zeros(4, np.int64)
     tricks = np.zeros(4, np.int64)
@@ -208,7 +236,7 @@ def play(
     hand_list = [int(h) for h in hands]
     plays: list[int | None] = [None if c == PASS else int(c) for c in trace[:n]]
     out_order = []
-    if variant.contract is Contract.DOMINO:
+    if is_domino(variant, rules):
         out_order = [p for _, p in sorted((int(order[p]), p) for p in range(4) if order[p] >= 0)]
         out_order += [p for p in range(4) if order[p] < 0]
     return Playout(
@@ -219,7 +247,7 @@ def play(
         strategies=strats,
         hands=hand_list,
         plays=plays,
-        seats=_seats_of(variant, dealer, hand_list, plays),
+        seats=_seats_of(variant, dealer, hand_list, plays, rules),
         scores=[int(x) for x in scores],
         tricks=[int(x) for x in tricks],
         out_order=out_order,
@@ -236,9 +264,9 @@ _VERDICTS = {
 }
 
 
-def _record_variant(record: dict) -> Variant:
+def _record_variant(record: dict, ruleset: Ruleset = STANDARD) -> Variant:
     try:
-        return make_variant(str(record["contract"]), record.get("trump"))
+        return make_variant(str(record["contract"]), record.get("trump"), ruleset=ruleset)
     except KeyError as exc:
         raise IllegalPlay(f"record has no {exc.args[0]!r}") from None
     except ValueError as exc:
@@ -268,8 +296,9 @@ def replay(record: dict) -> list[int]:
 
     Raises IllegalPlay naming the first broken rule.
     """
-    variant = _record_variant(record)
-    table = record_ruleset(record).table
+    rules = record_ruleset(record)
+    variant = _record_variant(record, rules)
+    table = rules.table
     dealer = record.get("dealer")
     if dealer not in (0, 1, 2, 3):
         raise IllegalPlay(f"dealer must be a seat 0-3, got {dealer!r}")
@@ -293,7 +322,7 @@ def replay(record: dict) -> list[int]:
     tricks = np.zeros(4, np.int64)
     verdict, index = K.replay(table[variant.id], hands, dealer, plays_arr, scores, tricks)
     if verdict != K.OK:
-        where = _describe_step(variant, index)
+        where = _describe_step(variant, index, rules)
         what = _VERDICTS[verdict]
         if verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
             seat, legal = K.legal_now(
@@ -308,7 +337,7 @@ def replay(record: dict) -> list[int]:
     return [int(x) for x in scores]
 
 
-def _describe_step(variant: Variant, i: int) -> str:
-    if variant.contract is Contract.DOMINO:
+def _describe_step(variant: Variant, i: int, ruleset: Ruleset = STANDARD) -> str:
+    if is_domino(variant, ruleset):
         return f"turn {i + 1}"
     return f"trick {i // 4 + 1}"

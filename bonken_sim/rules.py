@@ -72,6 +72,49 @@ VARIANTS: tuple[Variant, ...] = tuple(Variant(c) for c in NEGATIVE_CONTRACTS) + 
 )
 VARIANT_NAMES = tuple(v.name for v in VARIANTS)
 
+# The beer card ("bierkaart", whoever takes the 7♦ scores -50) is a house-rules contract that
+# takes Domino's slot (variant id 6, Contract.DOMINO) when a ruleset lists it in
+# ``negatives``; under such a ruleset variant 6 is named "bierkaart" everywhere.
+BEER_CARD_NAME = "bierkaart"
+
+
+def plays_beer_card(ruleset: object = None) -> bool:
+    """Does ``ruleset`` (a house_rules.Ruleset, None for RULES.md, or a bool: whether the
+    beer card is played, for readers that only know that) play the beer card?"""
+    if isinstance(ruleset, bool):
+        return ruleset
+    return bool(getattr(ruleset, "beer_card", False))
+
+
+def variant_names(ruleset: object = None) -> tuple[str, ...]:
+    """The twelve variant names by id under ``ruleset`` (None: RULES.md, VARIANT_NAMES).
+
+    The one place where names depend on the ruleset: the beer card's ruleset names
+    variant 6 "bierkaart"; every other ruleset uses VARIANT_NAMES.
+    """
+    if not plays_beer_card(ruleset):
+        return VARIANT_NAMES
+    return (*VARIANT_NAMES[:6], BEER_CARD_NAME, *VARIANT_NAMES[7:])
+
+
+def contract_names(ruleset: object = None) -> tuple[str, ...]:
+    """The eight contract names by Contract id under ``ruleset`` (see variant_names)."""
+    names = tuple(c.label for c in Contract)
+    if not plays_beer_card(ruleset):
+        return names
+    return (*names[:6], BEER_CARD_NAME, names[7])
+
+
+def variant_name(variant: Variant | int, ruleset: object = None) -> str:
+    """A variant's name under ``ruleset`` (see variant_names)."""
+    vid = variant if isinstance(variant, int) else variant.id
+    return variant_names(ruleset)[vid]
+
+
+def contract_name(variant: Variant, ruleset: object = None) -> str:
+    """A variant's contract name under ``ruleset`` (``troeven`` for every trump)."""
+    return contract_names(ruleset)[int(variant.contract)]
+
 
 def contract_from_name(name: str) -> Contract:
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
@@ -91,9 +134,22 @@ def trump_from_name(name: str) -> str:
     return key
 
 
-def make_variant(contract: str, trump: str | None = None) -> Variant:
-    """A variant from a contract name and an optional trump; checks they go together."""
+def make_variant(contract: str, trump: str | None = None, ruleset: object = None) -> Variant:
+    """A variant from a contract name and an optional trump; checks they go together.
+    ``ruleset``: the names it plays (``bierkaart`` is variant 6 under the beer card's)."""
+    key = contract.strip().lower().replace("-", "_").replace(" ", "_")
+    if key == BEER_CARD_NAME:
+        if not plays_beer_card(ruleset):
+            raise ValueError(
+                "bierkaart is not played under this ruleset (it takes domino's place under "
+                "--ruleset bierkaart, or a rules file that lists it in negatives)"
+            )
+        if trump is not None:
+            raise ValueError("bierkaart is not a trump contract; leave out --trump")
+        return Variant(Contract.DOMINO)
     c = contract_from_name(contract)
+    if c is Contract.DOMINO and plays_beer_card(ruleset):
+        raise ValueError("domino is not played under this ruleset: bierkaart takes its place")
     if c is Contract.TROEVEN:
         if trump is None:
             raise ValueError("troeven needs a trump: --trump C, D, H, S or NT")
@@ -103,15 +159,16 @@ def make_variant(contract: str, trump: str | None = None) -> Variant:
     return Variant(c)
 
 
-def parse_variant(text: str) -> Variant:
-    """``bukken``, ``troeven_H``, ``troeven:H`` or ``troeven-nt`` → a Variant."""
+def parse_variant(text: str, ruleset: object = None) -> Variant:
+    """``bukken``, ``troeven_H``, ``troeven:H`` or ``troeven-nt`` → a Variant (``ruleset``:
+    see make_variant)."""
     m = re.fullmatch(r"\s*troeven\s*[_:\- ]?\s*(\w+)\s*", text, flags=re.IGNORECASE)
     if m:
         return make_variant("troeven", m.group(1))
-    return make_variant(text)
+    return make_variant(text, ruleset=ruleset)
 
 
-def parse_variants(text: str) -> list[Variant]:
+def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
     """A comma list of variants; ``all`` means all twelve and ``troeven`` all five trumps."""
     items = [t for t in (s.strip() for s in text.split(",")) if t]
     if not items:
@@ -123,7 +180,7 @@ def parse_variants(text: str) -> list[Variant]:
         elif item.lower() == "troeven":
             new = [v for v in VARIANTS if v.contract is Contract.TROEVEN]
         else:
-            new = [parse_variant(item)]
+            new = [parse_variant(item, ruleset)]
         out.extend(v for v in new if v not in out)
     return sorted(out, key=lambda v: v.id)
 

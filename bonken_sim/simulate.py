@@ -60,7 +60,7 @@ from .executors import (
 )
 from .house_rules import STANDARD, RulesError, Ruleset, as_ruleset, resolve
 from .options import parse_count, parse_seed
-from .rules import VARIANT_NAMES, parse_variants
+from .rules import VARIANT_NAMES, parse_variants, variant_names
 
 DEFAULT_CHUNK = 100_000
 MAX_CHUNK = 1_000_000
@@ -128,7 +128,11 @@ class RunConfig:
 
     @property
     def variant_ids(self) -> np.ndarray:
-        return np.array([VARIANT_NAMES.index(c) for c in self.contracts], np.int64)
+        names = variant_names(self.ruleset)
+        return np.array(
+            [names.index(c) if c in names else VARIANT_NAMES.index(c) for c in self.contracts],
+            np.int64,
+        )
 
     @property
     def strategy_ids(self) -> np.ndarray:
@@ -169,10 +173,12 @@ def _parse_strategies(value: Any) -> tuple[str, ...]:
         raise RunError(f"--strategies: {exc}") from None
 
 
-def _parse_contracts(value: Any) -> tuple[str, ...]:
+def _parse_contracts(value: Any, ruleset: Ruleset = STANDARD) -> tuple[str, ...]:
+    """Variant names under ``ruleset`` (rules.variant_names: bierkaart in Domino's slot)."""
     text = value if isinstance(value, str) else ",".join(str(v) for v in value)
+    names = variant_names(ruleset)
     try:
-        return tuple(v.name for v in parse_variants(text))
+        return tuple(names[v.id] for v in parse_variants(text, ruleset))
     except ValueError as exc:
         raise RunError(f"--contracts: {exc}") from None
 
@@ -238,8 +244,6 @@ def make_config(
         given["seed"] = _parse_seed(seed)
     if strategies is not None:
         given["strategies"] = _parse_strategies(strategies)
-    if contracts is not None:
-        given["contracts"] = _parse_contracts(contracts)
     if chunk_size is not None:
         given["chunk_size"] = _parse_count(chunk_size, "chunk_size", MAX_CHUNK)
     if dealer is not None:
@@ -253,6 +257,11 @@ def make_config(
         except RulesError as exc:
             raise RunError(str(exc)) from None
         given["ruleset"] = rules
+    if contracts is not None:
+        names_rules = given.get("ruleset", STANDARD)
+        if resume and "ruleset" not in given and out is not None:
+            names_rules = _stored_ruleset(Path(os.path.expanduser(str(out))))
+        given["contracts"] = _parse_contracts(contracts, names_rules)
     # with worker processes, --threads is what each task uses inside its worker (default 1)
     n_threads = (
         _parse_threads(threads) if threads is not None else (default_threads() if spec.local else 1)
@@ -313,7 +322,7 @@ def make_config(
         deals=given["deals"],
         seed=given["seed"] if not drawn else secrets.randbits(63),
         strategies=given.get("strategies", ("basic",) * 4),
-        contracts=given.get("contracts", VARIANT_NAMES),
+        contracts=given.get("contracts", variant_names(given.get("ruleset", STANDARD))),
         chunk_size=given.get("chunk_size", DEFAULT_CHUNK),
         dealer=given.get("dealer", 0),
         threads=n_threads,
@@ -323,6 +332,17 @@ def make_config(
         executor_spec=spec,
         ruleset=given.get("ruleset", STANDARD),
     )
+
+
+def _stored_ruleset(out: Path) -> Ruleset:
+    """The ruleset of the run at ``out`` (RULES.md if it cannot be read: resume says why)."""
+    from .io import NotARun, read_manifest
+
+    try:
+        stored = read_manifest(out)["config"].get("ruleset", _LEGACY_RULESET)
+        return Ruleset.from_dict(stored, "run ruleset")
+    except (NotARun, RulesError, KeyError, TypeError):
+        return STANDARD
 
 
 def _show(value: Any) -> str:
@@ -532,6 +552,7 @@ def _assemble(cfg: RunConfig, index: int, results: list[TaskResult]):
         scores=cat("scores", 2),
         tricks=cat("tricks", 2),
         order=cat("order", 2),
+        beer_card=cfg.ruleset.beer_card,
     )
 
 

@@ -68,6 +68,12 @@ STANDARD_POINTS = {
     "troeven.trick": 10,
 }
 
+# A house-rules contract that takes Domino's slot (variant id 6) when a ruleset plays it:
+# the beer card ("bierkaart"), a negative trick contract in which whoever takes the 7 of
+# diamonds scores -50 (a row of the negative trick engine, F_KIND = KIND_NEGATIVE).
+BEER_CARD = 13 * 1 + 5  # the 7 of diamonds
+BEER_CARD_POINTS = {"bierkaart.seven_of_diamonds": -50}
+
 SUIT_BITS = 0x1FFF
 
 
@@ -87,15 +93,18 @@ def build_table(
     domino_open: int = 6,
     domino_aces: int = ACES_HIGH,
     domino_needs: int = 0,
+    beer_card: bool = False,
 ) -> np.ndarray:
     """A ruleset as a (12, N_FIELDS) int64 table; the defaults are RULES.md.
 
     ``points`` overrides values of STANDARD_POINTS (keys as there); ``domino_open`` is the
     rank index (6 = the 8, 5 = the 7); ``domino_aces`` ACES_HIGH or ACES_EITHER;
     ``domino_needs`` 1: only a player holding an ace or a 2 may choose or double Domino
-    (read by the game kernel). Values are checked by bonken_sim.house_rules.
+    (read by the game kernel); ``beer_card``: variant 6 is the beer card instead of Domino
+    (its value is ``points["bierkaart.seven_of_diamonds"]``). Values are checked by
+    bonken_sim.house_rules.
     """
-    pts = dict(STANDARD_POINTS)
+    pts = dict(STANDARD_POINTS) | BEER_CARD_POINTS
     for key, value in (points or {}).items():
         if key not in pts:
             raise ValueError(f"unknown point value {key!r}")
@@ -128,7 +137,12 @@ def build_table(
     t[HARTENHEER, F_TOP_MASK] = king_of_hearts
     t[HARTENHEER, F_BAN_HEART_LEAD] = heart_lead
     t[LAATSTE_SLAG, F_LAST_PTS] = pts["laatste_slag.last_trick"]
-    t[DOMINO, F_DOMINO_LAST_PTS] = pts["domino.last_card"]
+    if beer_card:
+        t[DOMINO, F_KIND] = KIND_NEGATIVE  # F_CONTRACT stays 6: no contract-specific tactics
+        card_points(DOMINO, 1 << BEER_CARD, pts["bierkaart.seven_of_diamonds"])
+        t[DOMINO, F_TOP_MASK] = 1 << BEER_CARD
+    else:
+        t[DOMINO, F_DOMINO_LAST_PTS] = pts["domino.last_card"]
     for v in range(TROEVEN_C, N_VARIANTS):
         t[v, F_TRICK_PTS] = pts["troeven.trick"]
         t[v, F_TRUMP] = v - TROEVEN_C if v != TROEVEN_NT else -1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .rng import deal_hands, play_stream
-from .rules import STANDARD, VARIANTS, DominoDeal, Rules, TrickDeal, trump_suit_of
+from .rules import STANDARD, VARIANTS, DominoDeal, Rules, TrickDeal, contract_of, trump_suit_of
 from .strategies import (
     BASIC,
     RANDOM,
@@ -36,7 +36,7 @@ def play_deal(
         raise ValueError(f"strategies must be four of 0 (random) / 1 (basic): {strategies!r}")
     if dealer not in (0, 1, 2, 3):
         raise ValueError(f"dealer must be 0..3, got {dealer!r}")
-    contract, trump = VARIANTS[variant_id]
+    contract, trump = contract_of(variant_id, rules)  # the beer card in Domino's slot
     hands = deal_hands(seed, deal)
     stream = play_stream(seed, deal, variant_id)
     plays: list[int | str] = []

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from .cards import card_str, parse_card, sorted_strs
-from .rules import VARIANTS, DominoDeal, IllegalPlay, Rules, TrickDeal, trump_suit_of
+from .rules import (
+    BEER_CARD_CONTRACT,
+    VARIANTS,
+    DominoDeal,
+    IllegalPlay,
+    Rules,
+    TrickDeal,
+    trump_suit_of,
+)
 
 
 def _parse_hands(record: dict) -> list[set[int]]:
@@ -60,7 +68,7 @@ def replay_detail(record: dict) -> dict:
     if isinstance(dealer, bool) or dealer not in (0, 1, 2, 3):
         raise IllegalPlay(f"dealer must be 0..3, got {dealer!r}")
     contract, trump = record.get("contract"), record.get("trump")
-    if (contract, trump) not in VARIANTS:
+    if (contract, trump) not in [*VARIANTS, (BEER_CARD_CONTRACT, None)]:
         raise IllegalPlay(f"unknown contract {contract!r} with trump {trump!r}")
     hands = _parse_hands(record)
     plays = record.get("plays")
@@ -70,6 +78,11 @@ def replay_detail(record: dict) -> dict:
         rules = Rules.from_record(record.get("ruleset"))
     except (ValueError, TypeError, AttributeError) as exc:
         raise IllegalPlay(f"ruleset: {exc}") from None
+    # the beer card is played in Domino's place: a ruleset plays one of the two, never both
+    if (contract == BEER_CARD_CONTRACT and not rules.beer_card) or (
+        contract == "domino" and rules.beer_card
+    ):
+        raise IllegalPlay(f"{contract} is not played under the record's ruleset")
     if contract == "domino":
         return _replay_domino(hands, dealer, plays, rules)
     return _replay_tricks(hands, dealer, str(contract), trump, plays, rules)

@@ -44,6 +44,13 @@ HEART_LEAD_BAN = ("hartenjagen", "hartenheer")
 
 KING_OF_HEARTS = make_card(HEARTS, RANK_K)
 
+# The beer card ("bierkaart", a published café house rule): a negative trick contract in
+# which whoever takes the 7 of diamonds scores -50. A ruleset that lists it in "negatives"
+# plays it in Domino's place (variant id 6); its records name the contract "bierkaart".
+BEER_CARD_CONTRACT = "bierkaart"
+SEVEN_OF_DIAMONDS = make_card(1, 5)
+BEER_CARD_POINTS = {"bierkaart.seven_of_diamonds": -50}
+
 
 # ---------------------------------------------------------------------------
 # House rules (the README's ruleset record; defaults are RULES.md).
@@ -75,15 +82,27 @@ class Rules:
     domino_aces: str = "high"
     domino_ace_or_two: bool = False
     points: tuple[tuple[str, int], ...] = tuple(STANDARD_POINT_VALUES.items())
+    beer_card: bool = False  # the beer card takes Domino's place (variant id 6)
 
     @classmethod
     def from_record(cls, record: dict | None) -> Rules:
         """From a trace record's ``"ruleset"`` object (None: RULES.md)."""
         if record is None:
             return STANDARD
+        negatives = record.get("negatives")
+        beer = negatives is not None and BEER_CARD_CONTRACT in negatives
+        if negatives is not None:
+            slot6 = BEER_CARD_CONTRACT if beer else "domino"
+            want = [name for name, _ in VARIANTS[:6]] + [slot6]
+            if sorted(negatives) != sorted(want):
+                raise ValueError(f"bad negatives {negatives!r}")
         pts = dict(STANDARD_POINT_VALUES)
+        if beer:
+            del pts["domino.last_card"]
+            pts.update(BEER_CARD_POINTS)
+        allowed = set(pts)
         pts.update(record.get("points", {}))
-        if set(pts) != set(STANDARD_POINT_VALUES):
+        if set(pts) != allowed:
             raise ValueError(f"unknown point values in {record!r}")
         rules = cls(
             heart_lead=record.get("heart_lead", "banned"),
@@ -92,6 +111,7 @@ class Rules:
             domino_aces=record.get("domino_aces", "high"),
             domino_ace_or_two=record.get("domino_ace_or_two", False),
             points=tuple(sorted(pts.items())),
+            beer_card=beer,
         )
         if rules.heart_lead not in ("banned", "broken", "free"):
             raise ValueError(f"bad heart_lead {rules.heart_lead!r}")
@@ -115,6 +135,13 @@ class Rules:
 
 
 STANDARD = Rules(points=tuple(sorted(STANDARD_POINT_VALUES.items())))
+
+
+def contract_of(variant_id: int, rules: Rules = STANDARD) -> tuple[str, str | None]:
+    """The (contract, trump) played as variant ``variant_id`` under ``rules``."""
+    if variant_id == 6 and rules.beer_card:
+        return BEER_CARD_CONTRACT, None
+    return VARIANTS[variant_id]
 
 
 class IllegalPlay(ValueError):
@@ -152,6 +179,8 @@ def penalty_points(contract: str, c: int, rules: Rules = STANDARD) -> int:
         return -rules.value("vrouwen.queen") if rank_of(c) == RANK_Q else 0
     if contract == "hartenheer":
         return -rules.value("hartenheer.king_of_hearts") if c == KING_OF_HEARTS else 0
+    if contract == BEER_CARD_CONTRACT:
+        return -rules.value("bierkaart.seven_of_diamonds") if c == SEVEN_OF_DIAMONDS else 0
     return 0  # bukken, laatste_slag, troeven, domino: no penalty cards
 
 
@@ -430,6 +459,8 @@ class DominoDeal:
 def deal_total(contract: str, rules: Rules = STANDARD) -> int:
     """Total of the four raw scores of one deal under ``rules``."""
     v = rules.value
+    if contract == BEER_CARD_CONTRACT:
+        return v("bierkaart.seven_of_diamonds")
     return {
         "bukken": 13 * v("bukken.trick"),
         "hartenjagen": 13 * v("hartenjagen.heart"),

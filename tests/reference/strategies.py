@@ -24,7 +24,9 @@ from .cards import (
 )
 from .rng import Stream
 from .rules import (
+    BEER_CARD_CONTRACT,
     KING_OF_HEARTS,
+    SEVEN_OF_DIAMONDS,
     STANDARD,
     Rules,
     TrickDeal,
@@ -136,13 +138,16 @@ def basic_trick_choice(view: TrickView) -> int:
 # basic: bukken, hartenjagen, herenboeren, vrouwen, hartenheer
 # ---------------------------------------------------------------------------
 def top_card(contract: str, c: int) -> int:
-    """top(c): 1 for K♥ in hartenheer, any K in herenboeren, any Q in vrouwen."""
+    """top(c): 1 for K♥ in hartenheer, any K in herenboeren, any Q in vrouwen, the 7♦ in
+    bierkaart."""
     if contract == "hartenheer":
         return int(c == KING_OF_HEARTS)
     if contract == "herenboeren":
         return int(rank_of(c) == RANK_K)
     if contract == "vrouwen":
         return int(rank_of(c) == RANK_Q)
+    if contract == BEER_CARD_CONTRACT:  # the 7♦: the beer card's only penalty card
+        return int(c == SEVEN_OF_DIAMONDS)
     return 0
 
 
