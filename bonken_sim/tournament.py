@@ -37,7 +37,7 @@ from .executors import (
 from .games import PROFILES, play_games, ranks
 from .house_rules import Ruleset
 from .ladder import Interval, mean_interval, wilson_interval
-from .rules import Contract
+from .rules import Contract, contract_names
 
 CONTRACTS = [c.label for c in Contract]
 
@@ -216,7 +216,7 @@ def run_tournament(
     }
     for j, name in enumerate(profiles):
         per_contract = {}
-        for c, cname in enumerate(CONTRACTS):
+        for c, cname in enumerate(contract_names(ruleset)):  # bierkaart in Domino's place
             ok = c_cnt[:, j, c] > 0
             per_contract[cname] = mean_interval(c_sum[ok, j, c] / c_cnt[ok, j, c])
         out["profiles"][name] = {
@@ -249,7 +249,7 @@ def to_text(result: dict[str, Any]) -> str:
     lines += ["", "  mean settled score per deal, by contract (95% CI)"]
     names = list(result["profiles"])
     lines.append("  " + f"{'contract':14s}" + "".join(f"{n:>22s}" for n in names))
-    for c in CONTRACTS:
+    for c in result["profiles"][names[0]]["per_contract"]:
         row = "".join(f"{_ci(result['profiles'][n]['per_contract'][c]):>22s}" for n in names)
         lines.append(f"  {c:14s}{row}")
     return "\n".join(lines)

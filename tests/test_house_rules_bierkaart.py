@@ -465,3 +465,19 @@ def test_advise_takes_the_beer_card_by_name():
         make_config(hand, available="domino", ruleset="bierkaart", deals=100)
     with pytest.raises(AdviseError, match="bierkaart is not played"):
         make_config(hand, available="bierkaart", deals=100)
+
+
+def test_tournament_names_the_beer_card(capsys):
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        "--games",
+        "24",
+        "--profiles",
+        "basic,random",
+        "--ruleset",
+        "bierkaart",
+        "--threads",
+        "1",
+    )
+    assert code == 0 and "bierkaart" in out and "domino" not in out
