@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..io import VARIANT_NAMES, NotARun, dictionary_codes, read_manifest
+from ..rules import BEER_CARD_NAME
 
 # Seat relations, in playing order; seat = (dealer + REL_OFFSET[r]) % 4. "first_doubler" is
 # D+3, who speaks first in the doubling round.
@@ -247,7 +248,35 @@ def open_run(path: str | os.PathLike) -> dict:
         for key in ("file", "deals_file"):
             if not (root / str(part.get(key, ""))).is_file():
                 raise NotARun(f"{root}: part file {part.get(key)} is missing")
+    _check_score_grid(root, manifest.get("config", {}).get("ruleset"))
     return manifest
+
+
+def _check_score_grid(root: Path, record: Mapping[str, Any] | None) -> None:
+    """The histograms hold scores in steps of 5 from −130 to +130, as RULES.md scores; a house
+    ruleset whose point values leave that grid is refused up front with a clear reason."""
+    if record is None:
+        return
+    from .._core.ruleset import F_CARD_PTS, F_DOMINO_LAST_PTS, F_LAST_PTS, F_TRICK_PTS
+    from ..house_rules import RulesError, Ruleset
+
+    try:
+        rules = Ruleset.from_dict(record, "run ruleset")
+    except RulesError as exc:
+        raise NotARun(f"{root}: {exc}") from None
+    t = np.abs(rules.table.astype(np.int64))
+    per_card = t[:, F_CARD_PTS : F_CARD_PTS + 52]
+    bound = int((13 * t[:, F_TRICK_PTS] + per_card.sum(1) + t[:, F_LAST_PTS] +
+                 t[:, F_DOMINO_LAST_PTS]).max())  # fmt: skip
+    steps = np.concatenate(
+        [t[:, F_TRICK_PTS], per_card.ravel(), t[:, F_LAST_PTS], t[:, F_DOMINO_LAST_PTS]]
+    )
+    if bound > -SCORE_MIN or (steps % SCORE_STEP).any():
+        raise NotARun(
+            f"{root}: played under house ruleset {rules.name!r}, whose point values give scores "
+            f"beyond the report's grid ({SCORE_MIN} … {-SCORE_MIN} in steps of {SCORE_STEP}); "
+            "bonken-sim summary and bonken-sim compare read such runs"
+        )
 
 
 @dataclass(frozen=True)
@@ -266,7 +295,9 @@ class Layout:
 
 def run_layout(root: Path, manifest: dict) -> Layout:
     cfg = manifest.get("config", {})
-    listed = set(cfg.get("contracts", VARIANT_NAMES))
+    # The beer card takes Domino's slot (variant 6) and is reported under that slot's name,
+    # as io.dictionary_codes reads it; the report's metadata says so.
+    listed = {"domino" if v == BEER_CARD_NAME else v for v in cfg.get("contracts", VARIANT_NAMES)}
     variants = tuple(v for v in VARIANT_NAMES if v in listed)
     return Layout(str(root), variants, int(cfg.get("dealer", 0)))
 

@@ -19,6 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -141,9 +142,39 @@ def _meta(stats: RunStats, run: Path) -> list[tuple[str, str]]:
             else str(len(m.get("parts", []))),
         ),
         ("run written", str(m.get("completed") or m.get("updated") or "?")),
+        *_rules_rows(cfg.get("ruleset")),
         ("versions of the run", ", ".join(f"{k} {v}" for k, v in versions.items())),
         ("report", f"bonken-sim {__version__}, {datetime.now(UTC).isoformat(timespec='seconds')}"),
     ]
+
+
+def _rules_rows(record: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """The run's rules, and what of the report still measures by RULES.md under house rules."""
+    from ..house_rules import Ruleset
+    from ..rules import BEER_CARD_NAME, plays_beer_card
+
+    if record is None:
+        return [("rules", "RULES.md (standard)")]
+    rules = Ruleset.from_dict(record, "run ruleset")
+    if rules.is_standard:
+        return [("rules", "RULES.md (standard)")]
+    rows = [
+        ("rules", f"house ruleset {rules.name} (bonken-sim rules {rules.name} describes it)"),
+        (
+            "note",
+            "a contract's deal total and fair share, and the fitted choice and doubling "
+            "policies, are those of RULES.md in this report",
+        ),
+    ]
+    if plays_beer_card(rules):
+        rows.append(
+            (
+                "beer card",
+                f"{BEER_CARD_NAME} is played in Domino's slot and shown as domino in this "
+                "report's tables and figures",
+            )
+        )
+    return rows
 
 
 GUIDE = (
