@@ -76,8 +76,13 @@ def thresholds(models: Models, variant: str) -> tuple[float, float]:
     return value("theta_chooser"), value("theta_other")
 
 
-def doubles_from_estimates(est: np.ndarray, theta: tuple[float, float], dealer: int = 0):
-    """The policy's one pass: doubled[i, d, t] = seat d doubled seat t on deal i."""
+def doubles_from_estimates(
+    est: np.ndarray, theta: tuple[float, float], dealer: int = 0, chooser_starts: bool = False
+):
+    """The policy's one pass: doubled[i, d, t] = seat d doubled seat t on deal i.
+
+    ``chooser_starts`` (the house rule): the chooser may start doubles, under the same rules
+    as the others, instead of only doubling back (RULES.md §5)."""
     n = est.shape[0]
     chooser = (dealer + 2) % 4
     doubled = np.zeros((n, 4, 4), dtype=bool)
@@ -88,7 +93,7 @@ def doubles_from_estimates(est: np.ndarray, theta: tuple[float, float], dealer: 
         back = doubled[:, targets, d]  # the target doubled d earlier in the pass
         need = np.where(back, 2 * th, th)
         ok = e > need
-        if d == chooser:
+        if d == chooser and not chooser_starts:
             ok &= back
         else:
             # At most two doubles, unless every estimate clears 2θ ("zaal" only when strong).
@@ -115,15 +120,17 @@ def doubles(
     variant: str,
     dealer: int = 0,
     barred: np.ndarray | None = None,
+    chooser_starts: bool = False,
 ) -> np.ndarray:
     """(n, 4, 4) bool: who doubles whom under the fitted policy, for ``variant`` on each deal.
-    ``barred`` (n, 4) bool: seats that may not double (others may still double them)."""
+    ``barred`` (n, 4) bool: seats that may not double (others may still double them);
+    ``chooser_starts``: the house rule that lets the chooser start doubles."""
     if variant not in NAMES:
         raise ValueError(f"unknown contract variant {variant!r}")
     est = edge_estimates(models, hands, variant, dealer)
     if barred is not None:
         est[np.asarray(barred, dtype=bool)] = -np.inf
-    return doubles_from_estimates(est, thresholds(models, variant), dealer)
+    return doubles_from_estimates(est, thresholds(models, variant), dealer, chooser_starts)
 
 
 def multiplicity(doubled: np.ndarray) -> np.ndarray:

@@ -155,6 +155,7 @@ class Ruleset:
     domino_ace_or_two: bool = False
     order: str = "free"
     doubling: bool = True
+    chooser_doubles: bool = False
     points: tuple[tuple[str, int], ...] = field(default=tuple(STANDARD_POINTS.items()))
     negatives: tuple[str, ...] = STANDARD_NEGATIVES
 
@@ -189,6 +190,7 @@ class Ruleset:
             domino_aces=DOMINO_ACES[self.domino_aces],
             domino_needs=int(self.domino_ace_or_two),
             beer_card=self.beer_card,
+            chooser_starts=int(self.chooser_doubles),
         )
 
     def game_total(self) -> int:
@@ -212,8 +214,8 @@ class Ruleset:
     # -- records ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The resolved ruleset as JSON-able data (trace records, manifests, Parquet).
-        ``negatives`` is there only when it is not RULES.md's (so standard records keep
-        their first form)."""
+        ``negatives`` and ``chooser_doubles`` are there only when they are not RULES.md's
+        (so standard records keep their first form)."""
         d = {
             "name": self.name,
             "heart_lead": self.heart_lead,
@@ -227,6 +229,8 @@ class Ruleset:
         }
         if self.negatives != STANDARD_NEGATIVES:
             d["negatives"] = list(self.negatives)
+        if self.chooser_doubles:
+            d["chooser_doubles"] = True
         return d
 
     @classmethod
@@ -236,7 +240,7 @@ class Ruleset:
         traces and manifests still read)."""
         if not isinstance(data, dict):
             raise RulesError(f"{where}: expected a table of rules, got {data!r}")
-        want = set(STANDARD.to_dict()) | {"negatives"}
+        want = set(STANDARD.to_dict()) | {"negatives", "chooser_doubles"}
         unknown = sorted(set(data) - want)
         if unknown:
             raise RulesError(f"{where}: unknown key {unknown[0]!r}")
@@ -308,6 +312,15 @@ class Ruleset:
         lines.append(
             f"  doubling: {'on' if self.doubling else 'off'}{mark[self.doubling == std.doubling]}"
         )
+        lines.append(
+            "  the chooser "
+            + (
+                "may start doubles, like the other players"
+                if self.chooser_doubles
+                else "only doubles back (players who doubled him)"
+            )
+            + mark[self.chooser_doubles == std.chooser_doubles]
+        )
         if not self.beer_card:
             lines.append(
                 "  choosing domino: "
@@ -347,6 +360,8 @@ def _check_options(r: Ruleset, where: str) -> None:
         raise bad("domino_aces", r.domino_aces, " or ".join(DOMINO_ACES))
     if not isinstance(r.domino_ace_or_two, bool):
         raise bad("domino_ace_or_two", r.domino_ace_or_two, "true or false")
+    if not isinstance(r.chooser_doubles, bool):
+        raise bad("chooser_doubles", r.chooser_doubles, "true or false")
     if r.order not in ORDERS:
         raise bad("order", r.order, " or ".join(ORDERS))
     if not isinstance(r.doubling, bool):
@@ -450,10 +465,11 @@ _OPTION_KEYS = (
     "domino_ace_or_two",
     "order",
     "doubling",
+    "chooser_doubles",
 )
 # Record keys added after the first ruleset records (from_dict fills them in as RULES.md;
-# ``negatives`` is recorded only when it differs from RULES.md).
-_LATER_KEYS = ("domino_aces", "domino_ace_or_two", "negatives")
+# ``negatives`` and ``chooser_doubles`` are recorded only when they differ from RULES.md).
+_LATER_KEYS = ("domino_aces", "domino_ace_or_two", "negatives", "chooser_doubles")
 
 
 def _norm(key: str) -> str:

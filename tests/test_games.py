@@ -31,8 +31,9 @@ def _turns_left(d0: int, k: int, chooser: int) -> int:
 
 def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True, ruleset=None):
     """The same game composed from the Python specification (choice, doubling, settle).
-    ``ruleset``: a house Ruleset (its point values and domino_ace_or_two)."""
+    ``ruleset``: a house Ruleset (its point values, domino_ace_or_two, chooser_doubles)."""
     ace_or_two = ruleset is not None and ruleset.domino_ace_or_two
+    chooser_starts = ruleset is not None and ruleset.chooser_doubles
     d0 = g % 4
     neg_free, trump_free, had = set(NAMES[:7]), list(NAMES[7:]), [False] * 4
     rows = []
@@ -63,7 +64,7 @@ def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True, ru
             barred = D.barred_seats(hands[None, :], v, ace_or_two)
             # a never-doubling seat changes what the others may double back
             barred[:, [PROFILES[p].doubling == 0 for p in profiles]] = True
-            doubled = D.doubles(models, hands[None, :], v, dealer, barred)
+            doubled = D.doubles(models, hands[None, :], v, dealer, barred, chooser_starts)
         tiers = ("random", "basic", "advanced")
         strategies = ",".join(tiers[PROFILES[p].card] for p in profiles)
         raw = np.array(play(seed, deal, v, strategies, dealer, ruleset=ruleset).scores)
@@ -312,3 +313,33 @@ def test_domino_only_with_an_ace_or_a_two(profile):
     assert forced < len(games) // 4
     if profile == "basic":
         assert doubled[games, deals].any()  # holders of an ace or a 2 still double
+
+
+def test_chooser_may_start_doubles_kernel_equals_the_python_composition():
+    """The house rule chooser_doubles: the chooser doubles like anyone else. The kernel's
+    pass equals the Python policy with the rule, and the chooser does start doubles (never
+    under RULES.md, which _check_constraints asserts for the standard games)."""
+    from bonken_sim.house_rules import Ruleset
+
+    rules = Ruleset(name="t", chooser_doubles=True)
+    models = C.load_models()
+    profiles = ["basic"] * 4
+    seed, n = 17, 60
+    b = play_games(n, seed, np.arange(4), profiles, table=rules.table, start=2)
+    doubled = b.doubled()
+    for i in range(n):
+        rows = _python_game(seed, 2 + i, profiles, models, False, True, rules)
+        for k, (v, dbl, raw, final) in enumerate(rows):
+            where = f"game {2 + i} deal {k}"
+            assert b.variant[i, k] == v, where
+            assert np.array_equal(doubled[i, k], dbl), where
+            assert b.raw[i, k].tolist() == raw.tolist(), where
+            assert b.final[i, k].tolist() == final.tolist(), where
+    big = play_games(2000, seed, np.arange(4), profiles, table=rules.table)
+    d = big.doubled()
+    g, k = np.meshgrid(np.arange(2000), np.arange(DEALS_PER_GAME), indexing="ij")
+    chooser = (g % 4 + k + 2) % 4
+    by_chooser = np.take_along_axis(d, chooser[:, :, None, None], axis=2)[:, :, 0, :]
+    of_chooser = np.take_along_axis(d, chooser[:, :, None, None], axis=3)[:, :, :, 0]
+    assert np.any(by_chooser & ~of_chooser), "the chooser never started a double"
+    assert (big.totals.sum(axis=1) == 0).all()

@@ -66,6 +66,7 @@ def test_round_trip_through_the_record():
         ({"domino_open": 6}, "domino_open"),
         ({"domino_aces": "low"}, "domino_aces"),
         ({"domino_ace_or_two": 1}, "domino_ace_or_two"),
+        ({"chooser_doubles": "yes"}, "chooser_doubles"),
         ({"order": "random"}, "order"),
         ({"doubling": "yes"}, "doubling"),
         ({"name": ""}, "name"),
@@ -95,6 +96,23 @@ def test_records_from_before_the_domino_options_still_read():
     del d["domino_aces"], d["domino_ace_or_two"]
     assert Ruleset.from_dict(d) == STANDARD
     assert Rules.from_record(d) == Rules.from_record(STANDARD.to_dict())
+
+
+def test_chooser_doubles_in_the_table_the_record_and_in_words(tmp_path):
+    from bonken_sim._core.ruleset import F_CHOOSER_STARTS
+    from bonken_sim.house_rules import load_rules_file
+
+    path = tmp_path / "r.toml"
+    path.write_text('preset = "standard"\nname = "club"\nchooser-doubles = true\n')
+    r = load_rules_file(path)
+    assert r.chooser_doubles and not r.is_standard
+    assert np.all(r.table[:, F_CHOOSER_STARTS] == 1)
+    assert np.all(STANDARD.table[:, F_CHOOSER_STARTS] == 0)
+    assert r.to_dict()["chooser_doubles"] is True and "chooser_doubles" not in STANDARD.to_dict()
+    assert Ruleset.from_dict(r.to_dict()) == r
+    words = " ".join(r.describe(width=1000))
+    assert "the chooser may start doubles, like the other players  (changed)" in words
+    assert "the chooser only doubles back" in " ".join(STANDARD.describe(width=1000))
 
 
 def test_domino_options_in_the_table_and_in_words():
@@ -160,6 +178,7 @@ def test_rules_file_in_a_rules_table_with_a_name(tmp_path):
         ("domino_open = 9\n", "domino_open = 9"),
         ('domino_aces = "low"\n', "domino_aces = 'low'"),
         ('domino_ace_or_two = "yes"\n', "domino_ace_or_two = 'yes'"),
+        ("chooser_doubles = 1\n", "chooser_doubles = 1"),
         ("[points]\nvrouwen.queens = -25\n", "points.vrouwen.queens"),
         ("[points]\nvrouwen.queen = 25\n", "points.vrouwen.queen = 25"),
         ("[points]\ntroeven.trick = -1\n", "points.troeven.trick = -1"),

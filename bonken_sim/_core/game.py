@@ -17,7 +17,7 @@ from .cards import U1
 from .deal import deal_into
 from .playout_advanced import play_staked
 from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
-from .ruleset import DOMINO, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
+from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 
 DEALS_PER_GAME = 11
 N_NEG = 7  # variant ids 0..6 are the negative contracts, 7..11 troeven C, D, H, S, NT
@@ -258,11 +258,14 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
 
 
 @jit(_nrt=False)
-def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, est, need, ok):
+def doubling_pass(
+    v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, est, need, ok, chooser_starts
+):
     """One pass in the order D+3, D, D+1, chooser (bonken_sim.doubling.doubles_from_estimates).
 
     ``own_ev[p]`` is seat p's own expected score in ``v``; ``doubled[d, t]`` is filled in;
-    ``est``, ``need``, ``ok`` are scratch arrays of 4.
+    ``est``, ``need``, ``ok`` are scratch arrays of 4. ``chooser_starts`` (a house rule):
+    the chooser may start doubles like anyone else, not only double back.
     """
     chooser = (dealer + 2) & 3
     chooser_est = mean[v, 2] + bonus[v]
@@ -293,12 +296,12 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, es
             back = doubled[t, d] != 0
             need[t] = 2.0 * th if back else th
             ok[t] = est[t] > need[t]
-            if d == chooser and not back:
+            if d == chooser and not back and not chooser_starts:
                 ok[t] = False
             if not est[t] > 2.0 * th:
                 all_zaal = False
             n_ok += ok[t]
-        if d != chooser and n_ok == 3 and not all_zaal:
+        if (d != chooser or chooser_starts) and n_ok == 3 and not all_zaal:
             weakest = -1
             margin = np.inf
             for t in range(4):
@@ -425,6 +428,7 @@ def _play_game_rows(
 ):
     n = out_totals.shape[0]
     restricted = domino_restricted(table)
+    chooser_starts = table[0, F_CHOOSER_STARTS] != 0
     for i in range(n):
         g = game_start + i
         d0 = g & 3  # the first dealer rotates across games: no seat is favoured
@@ -491,7 +495,19 @@ def _play_game_rows(
                     if dpol[p] == DOUBLE_FITTED:
                         own_ev[p] = value_of(fbuf[p], v, (p - dealer) & 3, coef)
                 doubling_pass(
-                    v, dealer, dpol, own_ev, mean, bonus, theta, total, doubled, est, need, ok
+                    v,
+                    dealer,
+                    dpol,
+                    own_ev,
+                    mean,
+                    bonus,
+                    theta,
+                    total,
+                    doubled,
+                    est,
+                    need,
+                    ok,
+                    chooser_starts,
                 )
             for p in range(4):
                 hands[p] = dealt[p]

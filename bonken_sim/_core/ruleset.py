@@ -37,7 +37,8 @@ F_CARD_PTS = 15  # 52 columns: points per card taken
 F_TRUMP_PLAY = F_CARD_PTS + 52  # trump-play mode: TRUMP_OPTIONAL, _MUST or _OVER (below)
 F_DOMINO_ACES = F_TRUMP_PLAY + 1  # where aces go in Domino: ACES_HIGH or ACES_EITHER (below)
 F_DOMINO_NEEDS = F_TRUMP_PLAY + 2  # 1: Domino may be chosen (and doubled) only holding an A or 2
-N_FIELDS = F_TRUMP_PLAY + 3
+F_CHOOSER_STARTS = F_TRUMP_PLAY + 3  # 1: the chooser may start doubles, not only double back
+N_FIELDS = F_TRUMP_PLAY + 4
 
 # Heart-lead modes (F_BAN_HEART_LEAD): a heart may be led always; only when the hand holds
 # nothing else (RULES.md §2.3); or, in addition, once a heart has been played to an earlier
@@ -94,13 +95,16 @@ def build_table(
     domino_aces: int = ACES_HIGH,
     domino_needs: int = 0,
     beer_card: bool = False,
+    chooser_starts: int = 0,
 ) -> np.ndarray:
     """A ruleset as a (12, N_FIELDS) int64 table; the defaults are RULES.md.
 
     ``points`` overrides values of STANDARD_POINTS (keys as there); ``domino_open`` is the
     rank index (6 = the 8, 5 = the 7); ``domino_aces`` ACES_HIGH or ACES_EITHER;
     ``domino_needs`` 1: only a player holding an ace or a 2 may choose or double Domino
-    (read by the game kernel); ``beer_card``: variant 6 is the beer card instead of Domino
+    (read by the game kernel); ``chooser_starts`` 1: the chooser may start doubles in the
+    game kernel's doubling pass (RULES.md §5: he only doubles back); ``beer_card``: variant 6
+    is the beer card instead of Domino
     (its value is ``points["bierkaart.seven_of_diamonds"]``). Values are checked by
     bonken_sim.house_rules.
     """
@@ -114,6 +118,7 @@ def build_table(
     t[:, F_DOMINO_OPEN] = domino_open
     t[:, F_DOMINO_ACES] = domino_aces
     t[:, F_DOMINO_NEEDS] = domino_needs
+    t[:, F_CHOOSER_STARTS] = chooser_starts
     for v in range(N_VARIANTS):
         t[v, F_CONTRACT] = min(v, 7)
         t[v, F_KIND] = KIND_NEGATIVE if v < DOMINO else KIND_DOMINO if v == DOMINO else KIND_TROEVEN
