@@ -64,10 +64,11 @@ def _check(manifest: dict, cfg: AdviseConfig, root: Path, engine: str) -> None:
 
 
 def reference_sums(cfg: AdviseConfig) -> Sums:
-    """Per advised variant and seat, the exact Σs and Σs² of the run's raw scores.
+    """Per advised variant, the exact Σs and Σs² of the run's raw scores at the advised seat.
 
-    Streamed over the run's record batches, so a run of any size fits in memory. The
-    doubling sums stay zero: advise reads only the score sums of its reference.
+    Streamed over the run's record batches, so a run of any size fits in memory, and only
+    the advised seat's column is read: advise compares the hand with that seat's average
+    and nothing else (the other seats' sums and the doubling sums stay zero).
     """
     from ._core._jit import _source_hash
     from .advise import Sums
@@ -82,21 +83,24 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
     _check(manifest, cfg, root, _source_hash())
     names = tuple(v.name for v in VARIANTS)
     nv = len(cfg.variants)
+    me = cfg.seat
     count = np.zeros(len(VARIANTS), np.int64)
-    s1 = np.zeros((len(VARIANTS), 4), np.int64)
-    s2 = np.zeros((len(VARIANTS), 4), np.int64)
-    cols = ["variant", *(f"score_{p}" for p in range(4))]
+    s1 = np.zeros(len(VARIANTS), np.int64)
+    s2 = np.zeros(len(VARIANTS), np.int64)
     try:
-        for batch in iter_batches(root, cols):
+        for batch in iter_batches(root, ["variant", f"score_{me}"]):
             vid = dictionary_codes(batch.column(0), names).astype(np.int64)
+            x = batch.column(1).to_numpy().astype(np.int64)
+            if len(vid) and vid[0] == vid[-1] and (vid == vid[0]).all():
+                # run writes one variant per row group, so most batches hold one variant
+                count[vid[0]] += len(x)
+                s1[vid[0]] += x.sum()
+                s2[vid[0]] += (x * x).sum()
+                continue
             count += np.bincount(vid, minlength=len(VARIANTS))
-            for p in range(4):
-                x = batch.column(1 + p).to_numpy().astype(np.int64)
-                # Scores are small integers, so float64 bincount sums are exact here.
-                s1[:, p] += np.bincount(vid, weights=x, minlength=len(VARIANTS)).astype(np.int64)
-                s2[:, p] += np.bincount(vid, weights=x * x, minlength=len(VARIANTS)).astype(
-                    np.int64
-                )
+            # Scores are small integers, so float64 bincount sums are exact here.
+            s1 += np.bincount(vid, weights=x, minlength=len(VARIANTS)).astype(np.int64)
+            s2 += np.bincount(vid, weights=x * x, minlength=len(VARIANTS)).astype(np.int64)
     except (OSError, ValueError, NotARun) as exc:
         raise ReferenceError(f"--reference {root}: cannot read the run: {exc}") from None
     ids = np.array([v.id for v in cfg.variants], np.int64)
@@ -107,6 +111,6 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
         )
     out = Sums.zeros(nv)
     out.n = n.pop()
-    out.s1[:] = s1[ids]
-    out.s2[:] = s2[ids]
+    out.s1[:, me] = s1[ids]
+    out.s2[:, me] = s2[ids]
     return out
