@@ -159,6 +159,10 @@ def run_tournament(
     trials = np.zeros(k, dtype=np.int64)
     c_sum = np.zeros((sets, k, len(CONTRACTS)), np.int64)
     c_cnt = np.zeros((sets, k, len(CONTRACTS)), np.int64)
+    # per profile and seat: first places, seat-games, and each game's settled total
+    seat_wins = np.zeros((k, 4), np.int64)
+    seat_trials = np.zeros((k, 4), np.int64)
+    seat_totals: list[list[list[np.ndarray]]] = [[[] for _ in range(4)] for _ in range(k)]
     spec = executor_spec or ExecutorSpec()
     backend: Backend | None = None
     if executor is not None:
@@ -175,6 +179,9 @@ def run_tournament(
             trials[j] += r.hi - r.lo
             c_sum[s, j, :] += r.c_sum[:, p, :]
             c_cnt[s, j, :] += r.c_cnt
+            seat_wins[j, p] += int(r.wins[p])
+            seat_trials[j, p] += r.hi - r.lo
+            seat_totals[j][p].append(r.totals[:, p])
 
     def task(seating: tuple[int, ...], lo: int, hi: int, threads: int | None) -> SeatingTask:
         return SeatingTask(
@@ -219,11 +226,20 @@ def run_tournament(
         for c, cname in enumerate(contract_names(ruleset)):  # bierkaart in Domino's place
             ok = c_cnt[:, j, c] > 0
             per_contract[cname] = mean_interval(c_sum[ok, j, c] / c_cnt[ok, j, c])
+        per_seat = {}
+        for p in range(4):
+            if seat_trials[j, p]:
+                per_seat[str(p)] = {
+                    "seat_games": int(seat_trials[j, p]),
+                    "win_rate": wilson_interval(int(seat_wins[j, p]), int(seat_trials[j, p])),
+                    "mean_total": mean_interval(np.concatenate(seat_totals[j][p])),
+                }
         out["profiles"][name] = {
             "seat_games": int(trials[j]),
             "win_rate": wilson_interval(int(wins[j]), int(trials[j])),
             "mean_total": mean_interval(per_set_total[:, j]),
             "per_contract": per_contract,
+            "per_seat": per_seat,
         }
     return out
 
@@ -246,6 +262,17 @@ def to_text(result: dict[str, Any]) -> str:
     ]
     for name, e in result["profiles"].items():
         lines.append(f"  {name:20s}{_ci(e['win_rate'], True):>26s}   {_ci(e['mean_total']):>20s}")
+    lines += [
+        "",
+        "  by seat (the first dealer rotates across games, so seats differ only by chance)",
+        f"  {'profile':20s}{'seat':>5s}{'win rate (95% CI)':>26s}   {'mean total (95% CI)':>20s}",
+    ]
+    for name, e in result["profiles"].items():
+        for p, pe in e["per_seat"].items():
+            lines.append(
+                f"  {name:20s}{p:>5s}{_ci(pe['win_rate'], True):>26s}   "
+                f"{_ci(pe['mean_total']):>20s}"
+            )
     lines += ["", "  mean settled score per deal, by contract (95% CI)"]
     names = list(result["profiles"])
     lines.append("  " + f"{'contract':14s}" + "".join(f"{n:>22s}" for n in names))

@@ -150,8 +150,17 @@ def test_tournament_json_and_text():
         "bukken", "hartenjagen", "herenboeren", "vrouwen", "hartenheer", "laatste_slag",
         "domino", "troeven",
     }  # fmt: skip
+    for prof in (basic, rnd):  # the seats partition the profile's seat-games and wins
+        seats = prof["per_seat"]
+        assert set(seats) == {"0", "1", "2", "3"}
+        assert sum(e["seat_games"] for e in seats.values()) == prof["seat_games"]
+        wins = sum(round(e["win_rate"]["mean"] * e["seat_games"]) for e in seats.values())
+        assert wins == round(prof["win_rate"]["mean"] * prof["seat_games"])
+        for e in seats.values():
+            lo, hi = e["win_rate"]["ci95"]
+            assert lo <= e["win_rate"]["mean"] <= hi and e["mean_total"]["n"] == e["seat_games"]
     res = CliRunner().invoke(cli, ["tournament", "--games", "48", "--profiles", "basic,random"])
-    assert res.exit_code == 0 and "win rate" in res.output
+    assert res.exit_code == 0 and "win rate" in res.output and "by seat" in res.output
 
 
 @pytest.mark.parametrize(
