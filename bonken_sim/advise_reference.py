@@ -72,8 +72,7 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
     """
     from ._core._jit import _source_hash
     from .advise import Sums
-    from .io import NotARun, dictionary_codes, iter_batches, read_manifest
-    from .rules import VARIANTS
+    from .io import NotARun, read_manifest, score_sums
 
     root = Path(cfg.reference_run or "")
     try:
@@ -81,26 +80,9 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
     except NotARun as exc:
         raise ReferenceError(f"--reference: {exc}") from None
     _check(manifest, cfg, root, _source_hash())
-    names = tuple(v.name for v in VARIANTS)
-    nv = len(cfg.variants)
     me = cfg.seat
-    count = np.zeros(len(VARIANTS), np.int64)
-    s1 = np.zeros(len(VARIANTS), np.int64)
-    s2 = np.zeros(len(VARIANTS), np.int64)
     try:
-        for batch in iter_batches(root, ["variant", f"score_{me}"]):
-            vid = dictionary_codes(batch.column(0), names).astype(np.int64)
-            x = batch.column(1).to_numpy().astype(np.int64)
-            if len(vid) and vid[0] == vid[-1] and (vid == vid[0]).all():
-                # run writes one variant per row group, so most batches hold one variant
-                count[vid[0]] += len(x)
-                s1[vid[0]] += x.sum()
-                s2[vid[0]] += (x * x).sum()
-                continue
-            count += np.bincount(vid, minlength=len(VARIANTS))
-            # Scores are small integers, so float64 bincount sums are exact here.
-            s1 += np.bincount(vid, weights=x, minlength=len(VARIANTS)).astype(np.int64)
-            s2 += np.bincount(vid, weights=x * x, minlength=len(VARIANTS)).astype(np.int64)
+        count, s1, s2 = score_sums(root, [me])
     except (OSError, ValueError, NotARun) as exc:
         raise ReferenceError(f"--reference {root}: cannot read the run: {exc}") from None
     ids = np.array([v.id for v in cfg.variants], np.int64)
@@ -109,8 +91,8 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
         raise ReferenceError(
             f"--reference {root}: the run does not hold every advised variant on the same deals"
         )
-    out = Sums.zeros(nv)
+    out = Sums.zeros(len(cfg.variants))
     out.n = n.pop()
-    out.s1[:, me] = s1[ids]
-    out.s2[:, me] = s2[ids]
+    out.s1[:, me] = s1[ids, 0]
+    out.s2[:, me] = s2[ids, 0]
     return out

@@ -622,22 +622,40 @@ def iter_batches(
     yield from dataset(path, "results").to_batches(columns=list(columns), batch_size=batch_size)
 
 
+def score_sums(
+    path: str | os.PathLike, seats: Sequence[int] = SEATS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per variant id: the row count, and per seat of ``seats`` the exact integer Σs and Σs²
+    of the raw scores — (V,), (V, len(seats)), (V, len(seats)) int64 — streamed over the
+    run's record batches, reading only those seats' columns."""
+    nv = len(VARIANTS)
+    count = np.zeros(nv, np.int64)
+    s1 = np.zeros((nv, len(seats)), np.int64)
+    s2 = np.zeros((nv, len(seats)), np.int64)
+    for batch in iter_batches(path, ["variant", *(f"score_{p}" for p in seats)]):
+        vid = dictionary_codes(batch.column(0), VARIANT_NAMES).astype(np.int64)
+        xs = [batch.column(1 + k).to_numpy().astype(np.int64) for k in range(len(seats))]
+        if len(vid) and vid[0] == vid[-1] and (vid == vid[0]).all():
+            # run writes one variant per row group, so most batches hold one variant
+            count[vid[0]] += len(vid)
+            for k, x in enumerate(xs):
+                s1[vid[0], k] += x.sum()
+                s2[vid[0], k] += (x * x).sum()
+            continue
+        count += np.bincount(vid, minlength=nv)
+        for k, x in enumerate(xs):
+            # Scores are small integers, so float64 bincount sums are exact here.
+            s1[:, k] += np.bincount(vid, weights=x, minlength=nv).astype(np.int64)
+            s2[:, k] += np.bincount(vid, weights=x * x, minlength=nv).astype(np.int64)
+    return count, s1, s2
+
+
 def summarize(path: str | os.PathLike) -> dict:
     """Mean raw score per contract variant and seat with a 95% CI (normal approximation),
     streamed over the dataset in record batches: memory does not grow with the run."""
     manifest = read_manifest(path)
     names = _run_variant_names(manifest)
-    count = np.zeros(len(VARIANTS), np.int64)
-    sums = np.zeros((len(VARIANTS), 4), np.float64)
-    sumsq = np.zeros((len(VARIANTS), 4), np.float64)
-    score_cols = [f"score_{p}" for p in SEATS]
-    for batch in iter_batches(path, ["variant", *score_cols]):
-        vid = dictionary_codes(batch.column(0), VARIANT_NAMES).astype(np.int64)
-        count += np.bincount(vid, minlength=len(VARIANTS))
-        for p in SEATS:
-            x = batch.column(1 + p).to_numpy().astype(np.float64)
-            sums[:, p] += np.bincount(vid, weights=x, minlength=len(VARIANTS))
-            sumsq[:, p] += np.bincount(vid, weights=x * x, minlength=len(VARIANTS))
+    count, sums, sumsq = score_sums(path)
     rows = []
     for v in range(len(VARIANTS)):
         n = int(count[v])
