@@ -83,3 +83,26 @@ def above(c):
 def below(c):
     """Mask of the cards of ``c``'s suit ranked below ``c``."""
     return SUIT_MASKS[c // 13] & ((U1 << np.uint64(c)) - U1)
+
+
+def _ranks_upto(top_rank):
+    """Mask of ranks 0..top_rank in every suit."""
+    return np.uint64(sum(((1 << (top_rank + 1)) - 1) << (13 * s) for s in range(4)))
+
+
+_UPTO11 = _ranks_upto(11)
+_UPTO10 = _ranks_upto(10)
+_UPTO8 = _ranks_upto(8)
+_UPTO4 = _ranks_upto(4)
+
+
+@jit
+def smear_down(m):
+    """Per suit: every rank at or below the suit's highest card in ``m``. So
+    ``H & ~smear_down(out)`` are the masters of ``H`` in all four suits at once (the shifts
+    stay inside a suit's 13 bits)."""
+    m |= (m >> np.uint64(1)) & _UPTO11
+    m |= (m >> np.uint64(2)) & _UPTO10
+    m |= (m >> np.uint64(4)) & _UPTO8
+    m |= (m >> np.uint64(8)) & _UPTO4
+    return m

@@ -29,7 +29,6 @@ from .rng import fill_draws, scale_draw
 from .ruleset import (
     ACES_EITHER,
     F_BAN_HEART_LEAD,
-    F_CARD_PTS,
     F_CONTRACT,
     F_DOMINO_ACES,
     F_DOMINO_LAST_PTS,
@@ -201,10 +200,9 @@ def _make_adv_loop(family):
             tricks[wseat] += 1
             scores[wseat] += row[F_TRICK_PTS]
             broken |= (trick & HEARTS) != U0
-            taken = trick & pen
-            while taken != U0:
-                scores[wseat] += row[F_CARD_PTS + lowest(taken)]
-                taken &= taken - U1
+            # The penalty cards come in at most two classes of equal value (ruleset
+            # table), so two popcounts score a trick without a loop over its cards.
+            scores[wseat] += a_pts * npop(trick & a_mask) + b_pts * npop(trick & b_mask)
             leader = wseat
         scores[leader] += row[F_LAST_PTS]
         return n

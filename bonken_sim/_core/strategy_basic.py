@@ -17,6 +17,7 @@ from .cards import (
     lo_card,
     lowest,
     npop,
+    smear_down,
 )
 from .ruleset import ACES_HIGH, ACES_LOW
 
@@ -32,11 +33,12 @@ def neg_lead(L, out, pen):
     """
     best = np.int64(-1)
     for s in range(4):
-        m = L & SUIT_MASKS[s] & ~pen
-        low = lowest(m if m != U0 else U1)  # a harmless probe when the suit is empty
-        na = npop(out & above(low))
-        nb = npop(out & below(low))
-        key = ((np.int64(na > 0) << 12) | ((na - nb + 64) << 4) | (3 - s)) << 6 | low
+        suit = SUIT_MASKS[s]
+        m = L & suit & ~pen
+        low_bit = m & (U0 - m)
+        nb = npop(out & suit & (low_bit - U1))
+        na = npop(out & suit) - nb  # my low card itself is not out
+        key = ((np.int64(na > 0) << 12) | ((na - nb + 64) << 4) | (3 - s)) << 6 | lowest(m)
         best = max(best, key if m != U0 else np.int64(-1))
     return best & 63 if best >= 0 else lo_card(L)
 
@@ -221,40 +223,42 @@ def master_part(M, out, s):
 
 
 @jit
+def others_void(voids, me):
+    """4-bit mask of the suits that some seat other than ``me`` is known void in."""
+    v = voids & ~(15 << (4 * me))
+    return (v | (v >> 4) | (v >> 8) | (v >> 12)) & 15
+
+
+_CLASS = np.int64(1) << np.int64(14)  # above every packed suit key below
+
+
+@jit
 def troeven_lead(H, out, trump, voids, me):
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
     outt = out & tr
     myt = H & tr
-    others = 15 & ~(1 << me)
-    if myt != U0 and outt != U0:
-        m = highest(myt)
+    mine_master = H & ~smear_down(out)
+    if myt != U0 and outt != U0 and (mine_master & tr) != U0:
         nm = npop(myt)
-        if out & above(m) == U0 and (2 * nm >= npop(outt) or nm >= 4):
-            return m
-    # One pass over the side suits; each candidate's rank is a packed integer key.
-    cash = np.int64(-1)  # most OUT cards in the suit, ties: lowest suit
-    long_safe = np.int64(-1)  # longest suit, ties: lowest suit
-    long_any = np.int64(-1)
+        if 2 * nm >= npop(outt) or nm >= 4:
+            return highest(myt)
+    unsafe4 = others_void(voids, me) if outt != U0 else 0
+    # One pass and one maximum over packed keys, the rule's class in front: 2 cash the
+    # master of the side suit with the most OUT cards; 1 the longest suit no opponent is
+    # void in (with trumps out); 0 the longest suit. Ties go to the lowest suit.
+    best = np.int64(-1)
     for s in range(4):
         hs = H & SUIT_MASKS[s]
         valid = s != trump and hs != U0
-        m = highest(hs if valid else U1)
+        probe = hs if valid else U1
+        safe = (unsafe4 >> s) & 1 == 0
         outs = out & SUIT_MASKS[s]
-        unsafe = void_in(voids, others, s)
-        cash_ok = out & above(m) == U0 and (outt == U0 or (outs != U0 and not unsafe))
-        cash_key = ((npop(outs) << 2 | (3 - s)) << 6) | m
-        cash = max(cash, cash_key if valid and cash_ok else np.int64(-1))
-        long_key = ((npop(hs) << 2 | (3 - s)) << 6) | lowest(hs if valid else U1)
-        long_any = max(long_any, long_key if valid else np.int64(-1))
-        safe = outt == U0 or not unsafe
-        long_safe = max(long_safe, long_key if valid and safe else np.int64(-1))
-    if cash >= 0:
-        return cash & 63
-    if long_safe >= 0:
-        return long_safe & 63
-    if long_any >= 0:
-        return long_any & 63
-    return lo_card(H)
+        cash = (mine_master & SUIT_MASKS[s]) != U0 and (outt == U0 or (outs != U0 and safe))
+        cash_key = 2 * _CLASS | ((npop(outs) << 2 | (3 - s)) << 6) | highest(probe)
+        long_key = (_CLASS if safe else 0) | ((npop(hs) << 2 | (3 - s)) << 6) | lowest(probe)
+        key = cash_key if cash else long_key
+        best = max(best, key if valid else np.int64(-1))
+    return best & 63 if best >= 0 else lo_card(H)
 
 
 @jit
@@ -271,6 +275,7 @@ def troeven_follow(L, out, trump, voids, pos, led, wcard, later):
 
 @jit
 def troeven_void(H, out, trump, voids, pos, led, wcard, later):
+    mine_master = H & ~smear_down(out)
     if trump >= 0:
         tr = SUIT_MASKS[trump]
         myt = H & tr
@@ -279,27 +284,22 @@ def troeven_void(H, out, trump, voids, pos, led, wcard, later):
             if w != U0:
                 if pos == 3 or not void_in(voids, later, led):
                     return lowest(w)
-                wm = master_part(w, out, trump)
+                wm = w & mine_master
                 if wm != U0:
                     return lowest(wm)
     else:
         tr = U0
     # Discard low from the shortest side suit without a master (ties: lowest suit), else
-    # from the shortest side suit.
-    no_master = np.int64(-1)
-    any_suit = np.int64(-1)
+    # from the shortest side suit: one maximum over keys with "no master" in front.
+    best = np.int64(-1)
     for s in range(4):
         hs = H & SUIT_MASKS[s]
         valid = s != trump and hs != U0
-        probe = hs if valid else U1
-        key = (((13 - npop(hs)) << 2 | (3 - s)) << 6) | lowest(probe)
-        any_suit = max(any_suit, key if valid else np.int64(-1))
-        has_master = out & above(highest(probe)) == U0
-        no_master = max(no_master, key if valid and not has_master else np.int64(-1))
-    if no_master >= 0:
-        return no_master & 63
-    if any_suit >= 0:
-        return any_suit & 63
+        key = (((13 - npop(hs)) << 2 | (3 - s)) << 6) | lowest(hs if valid else U1)
+        key |= _CLASS if (mine_master & SUIT_MASKS[s]) == U0 else 0
+        best = max(best, key if valid else np.int64(-1))
+    if best >= 0:
+        return best & 63
     return lo_card(H & tr) if H & tr else lo_card(H)
 
 
