@@ -49,28 +49,26 @@ def kth_lowest(m, k):
     return np.int64(ctz(m))
 
 
+# One bit per suit at rank 0; shifted left by r it selects rank r in every suit.
+_RANK0 = np.uint64(sum(1 << (13 * s) for s in range(4)))
+_R15 = np.uint64(15)
+
+
 @jit
 def lo_card(m):
-    """Lowest rank over all suits; ties go to the lowest suit."""
+    """Lowest rank over all suits; ties go to the lowest suit (-1 for no card). Branch-free:
+    the lowest rank found, the lowest card of that rank is the answer."""
     f = field(m, 0) | field(m, 1) | field(m, 2) | field(m, 3)
-    r = np.int64(ctz(f))
-    for s in range(4):
-        c = 13 * s + r
-        if (m >> np.uint64(c)) & U1:
-            return c
-    return -1
+    at = m & (_RANK0 << (ctz(f) & _R15))
+    return lowest(at) if m != U0 else -1
 
 
 @jit
 def hi_card(m):
-    """Highest rank over all suits; ties go to the highest suit."""
+    """Highest rank over all suits; ties go to the highest suit (-1 for no card)."""
     f = field(m, 0) | field(m, 1) | field(m, 2) | field(m, 3)
-    r = np.int64(63) - np.int64(clz(f))
-    for s in range(3, -1, -1):
-        c = 13 * s + r
-        if (m >> np.uint64(c)) & U1:
-            return c
-    return -1
+    at = m & (_RANK0 << ((np.uint64(63) - clz(f)) & _R15))
+    return highest(at) if m != U0 else -1
 
 
 @jit

@@ -152,34 +152,24 @@ def neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts):
 
 @jit
 def keep_min(M, out):
-    """The card of M with the smallest keep-score (n_above, |OUT of suit|, -rank)."""
-    best_c = -1
-    b1 = 99
-    b2 = 99
-    b3 = 99
+    """The card of M with the smallest keep-score (n_above, |OUT of suit|, -rank); ties: the
+    lowest suit. The score is packed into one integer per card and the minimum taken."""
+    best = np.int64(1) << np.int64(62)
     m = M
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        k1 = npop(out & above(c))
-        k2 = npop(out & SUIT_MASKS[c // 13])
-        k3 = -(c % 13)
-        if k1 < b1 or (k1 == b1 and (k2 < b2 or (k2 == b2 and k3 < b3))):
-            b1 = k1
-            b2 = k2
-            b3 = k3
-            best_c = c
-    return best_c
+        r = c % 13
+        n_above = npop(out & above(c))
+        n_suit = npop(out & SUIT_MASKS[c // 13])
+        best = min(best, (((n_above << 4 | n_suit) << 4 | (12 - r)) << 6) | c)
+    return best & 63 if M != U0 else -1
 
 
 @jit
 def masters(M, out):
     """The cards of M with no outstanding card of their suit above them."""
-    res = U0
-    for s in range(4):
-        o = out & SUIT_MASKS[s]
-        res |= M & SUIT_MASKS[s] & (above(highest(o)) if o != U0 else ALL52)
-    return res
+    return M & ~smear_down(out)
 
 
 @jit
