@@ -92,6 +92,14 @@ def lead_ban(hmode, broken):
 
 
 @jit
+def seats_after(leader, pos):
+    """Bit per seat: the seats that play to this trick after place ``pos`` (no loop: its
+    trip count would be a mispredicted branch on every card)."""
+    after = (15 << (pos + 1)) & 15  # places pos+1 .. 3
+    return ((after << leader) | (after >> (4 - leader))) & 15
+
+
+@jit
 def beats(c, wcard, trump):
     """Does card ``c`` beat the trick's current winner ``wcard``? (Branch-free: the outcome
     is unpredictable, and a mispredicted branch costs more than the whole expression.)"""
@@ -169,9 +177,7 @@ def _make_trick_loop(family):
                     if pos == 0:
                         c = troeven_lead(H, out, trump, voids, p)
                     else:
-                        later = 0
-                        for j in range(pos + 1, 4):
-                            later |= 1 << ((leader + j) & 3)
+                        later = seats_after(leader, pos)
                         if L & SUIT_MASKS[led]:
                             c = troeven_follow(L, out, trump, voids, pos, led, wcard, later)
                         else:

@@ -23,6 +23,7 @@ from .playout import (
     domino_opening,
     lead_ban,
     play_variant,
+    seats_after,
     trick_legal,
 )
 from .rng import fill_draws, scale_draw
@@ -161,9 +162,7 @@ def _make_adv_loop(family):
                         c = laatste_choice(H, L, out, pos, led, wcard)
                 else:
                     out = ALL52 & ~H & ~played
-                    later = 0
-                    for j in range(pos + 1, 4):
-                        later |= 1 << ((leader + j) & 3)
+                    later = seats_after(leader, pos)
                     if sp == STRAT_ADVANCED:
                         if pos == 0:
                             c = adv_troeven_lead(H, out, trump, voids, p)

@@ -253,14 +253,15 @@ def troeven_lead(H, out, trump, voids, me):
 
 @jit
 def troeven_follow(L, out, trump, voids, pos, led, wcard, later):
+    """Cheapest winner (last seat), a master winner when no later seat may ruff, else low.
+    Written with selects: which case applies is unpredictable."""
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
-    ruffed = trump >= 0 and wcard // 13 == trump and led != trump
-    beat = U0 if ruffed else L & above(wcard)
-    if pos == 3:
-        return lowest(beat) if beat != U0 else lowest(L)
-    safe = led == trump or (out & tr) == U0 or not void_in(voids, later, led)
-    u = master_part(beat, out, led) if safe else U0
-    return lowest(u) if u != U0 else lowest(L)
+    ruffed = (trump >= 0) & (wcard // 13 == trump) & (led != trump)
+    beat = L & above(wcard) if not ruffed else U0
+    safe = (led == trump) | ((out & tr) == U0) | (((voids >> led) & _SPREAD[later]) == 0)
+    u = beat & ~smear_down(out) if safe else U0  # my winners above every outstanding card
+    u = beat if pos == 3 else u
+    return lowest(u if u != U0 else L)
 
 
 @jit
