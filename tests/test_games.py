@@ -145,6 +145,23 @@ def test_numba_features_equal_the_numpy_features():
                 assert buf[FULL_FEATURES.index(name)] == tf[name][0], name
 
 
+def test_seat_buffer_holds_every_suits_trump_part():
+    from bonken_sim._core import game as G
+
+    hands = np.array([deal_hands(4, d) for d in range(300)], np.uint64).reshape(-1)
+    buf = np.empty(G.N_BUF)
+    one = np.empty(G.N_FULL)
+    for h in hands:
+        G.seat_features(h, buf)
+        G.hand_features(h, one)
+        assert (buf[: G.N_FULL] == one).all()
+        for t in range(4):
+            G.trump_part(h, t, one)
+            part = slice(1 + G.N_BASE, G.N_FULL)
+            off = G.N_FULL + G.N_TRUMP_F * t
+            assert (buf[off : off + G.N_TRUMP_F] == one[part]).all(), t
+
+
 @pytest.fixture(scope="module")
 def many():
     return play_games(100_000, 2026, BASIC, ["basic"], threads=2)

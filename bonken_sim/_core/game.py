@@ -175,10 +175,20 @@ def trump_part(h, t, out, off=1 + N_BASE):
 
 @jit(_nrt=False)
 def seat_features(h, out):
-    """Fill a seat's buffer (N_BUF): the model features and the trump part of every suit."""
+    """Fill a seat's buffer (N_BUF): the model features and the trump part of every suit
+    (as ``trump_part`` writes it). A suit's side-suit counts are the hand's totals less that
+    suit's own, a few subtractions instead of a pass over the other suits per trump."""
     hand_features(h, out)
     for t in range(4):
-        trump_part(h, t, out, N_FULL + N_TRUMP_F * t)
+        ft = _field(h, t)
+        n = np.int64(popcnt(ft))
+        off = N_FULL + N_TRUMP_F * t
+        out[off] = n
+        out[off + 1] = np.int64(popcnt(ft & np.uint64(0x1E00)))  # J, Q, K, A
+        out[off + 2] = out[1] - _bit(ft, 12)  # aces in the side suits
+        out[off + 3] = out[2] - _bit(ft, 11)  # kings
+        out[off + 4] = out[9] - (n == 0)  # voids
+        out[off + 5] = out[10] - (n == 1)  # singletons
 
 
 @jit(_nrt=False)
