@@ -53,6 +53,34 @@ def test_presets():
         preset("klaverjas")
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_only_the_rows_whose_play_loop_reads_a_rule_set_it(name):
+    """The negative and laatste_slag play loops take trump and trump play as constants, the
+    troeven loop the heart-lead mode (playout._make_trick_loop): every table must agree."""
+    from bonken_sim._core.ruleset import (
+        F_BAN_HEART_LEAD,
+        F_KIND,
+        F_TRUMP,
+        F_TRUMP_PLAY,
+        HEART_LEAD_FREE,
+        KIND_NEGATIVE,
+        KIND_TROEVEN,
+        LAATSTE_SLAG,
+        TRUMP_OPTIONAL,
+    )
+
+    t = PRESETS[name].table
+    assert t[LAATSTE_SLAG, F_BAN_HEART_LEAD] == HEART_LEAD_FREE
+    not_troeven = t[:, F_KIND] != KIND_TROEVEN
+    assert (t[not_troeven, F_TRUMP] == -1).all()
+    assert (t[not_troeven, F_TRUMP_PLAY] == TRUMP_OPTIONAL).all()
+    assert (t[t[:, F_KIND] != KIND_NEGATIVE, F_BAN_HEART_LEAD] == HEART_LEAD_FREE).all()
+    strict = build_table(heart_lead=2, trump_play=2)
+    assert (strict[strict[:, F_KIND] != KIND_NEGATIVE, F_BAN_HEART_LEAD] == 0).all()
+    assert strict[LAATSTE_SLAG, F_BAN_HEART_LEAD] == 0
+    assert (strict[strict[:, F_KIND] != KIND_TROEVEN, F_TRUMP_PLAY] == 0).all()
+
+
 def test_round_trip_through_the_record():
     for r in PRESETS.values():
         assert Ruleset.from_dict(r.to_dict()) == r

@@ -31,9 +31,11 @@ from .ruleset import (
     F_TRUMP_PLAY,
     HEART_LEAD_BANNED,
     HEART_LEAD_BROKEN,
+    HEART_LEAD_FREE,
     KIND_DOMINO,
     KIND_TROEVEN,
     LAATSTE_SLAG,
+    TRUMP_OPTIONAL,
 )
 from .strategy_basic import (
     domino_choice,
@@ -128,9 +130,12 @@ def _make_trick_loop(family):
         scalars cross into the strategy helpers (array arguments would cost atomic reference
         counting on every card).
         """
-        trump = row[F_TRUMP]
-        hmode = row[F_BAN_HEART_LEAD]
-        tmode = row[F_TRUMP_PLAY]
+        # Only troeven rows have a trump or a trump-play mode, and only negative rows ban heart
+        # leads (ruleset.build_table); as constants the other builds drop that code.
+        any_row = family == FAMILY_RANDOM
+        trump = row[F_TRUMP] if family == FAMILY_TROEVEN or any_row else -1
+        tmode = row[F_TRUMP_PLAY] if family == FAMILY_TROEVEN or any_row else TRUMP_OPTIONAL
+        hmode = row[F_BAN_HEART_LEAD] if family == FAMILY_NEGATIVE or any_row else HEART_LEAD_FREE
         broken = False  # a heart has been played to an earlier trick
         pen = np.uint64(row[F_PEN_MASK])
         top = np.uint64(row[F_TOP_MASK])
