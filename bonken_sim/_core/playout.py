@@ -102,6 +102,13 @@ def seats_after(leader, pos):
 
 
 @jit
+def card_points(cards, a_mask, a_pts, b_mask, b_pts):
+    """Points of the penalty cards among ``cards``. The ruleset table has them as at most two
+    classes of equal value, so two popcounts score a trick without a loop over its cards."""
+    return a_pts * npop(cards & a_mask) + b_pts * npop(cards & b_mask)
+
+
+@jit
 def beats(c, wcard, trump):
     """Does card ``c`` beat the trick's current winner ``wcard``? (Branch-free: the outcome
     is unpredictable, and a mispredicted branch costs more than the whole expression.)"""
@@ -208,9 +215,7 @@ def _make_trick_loop(family):
             tricks[wseat] += 1
             scores[wseat] += row[F_TRICK_PTS]
             broken |= (trick & HEARTS) != U0
-            # The penalty cards come in at most two classes of equal value (ruleset
-            # table), so two popcounts score a trick without a loop over its cards.
-            scores[wseat] += a_pts * npop(trick & a_mask) + b_pts * npop(trick & b_mask)
+            scores[wseat] += card_points(trick, a_mask, a_pts, b_mask, b_pts)
             leader = wseat
         scores[leader] += row[F_LAST_PTS]
         return n

@@ -18,6 +18,7 @@ from .playout import (
     PASS,
     STRAT_RANDOM,
     beats,
+    card_points,
     domino_after,
     domino_fix_aces,
     domino_opening,
@@ -199,9 +200,7 @@ def _make_adv_loop(family):
             tricks[wseat] += 1
             scores[wseat] += row[F_TRICK_PTS]
             broken |= (trick & HEARTS) != U0
-            # The penalty cards come in at most two classes of equal value (ruleset
-            # table), so two popcounts score a trick without a loop over its cards.
-            scores[wseat] += a_pts * npop(trick & a_mask) + b_pts * npop(trick & b_mask)
+            scores[wseat] += card_points(trick, a_mask, a_pts, b_mask, b_pts)
             leader = wseat
         scores[leader] += row[F_LAST_PTS]
         return n

@@ -22,15 +22,15 @@ from .cards import (
     lo_card,
     lowest,
     npop,
+    smear_down,
 )
 from .playout import domino_after
 from .ruleset import ACES_HIGH, BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN
 from .strategy_basic import (
-    danger,
+    discard_suit_terms,
     domino_choice,
     keep_min,
     laatste_choice,
-    master_part,
     neg_follow,
     void_in,
 )
@@ -51,8 +51,7 @@ ACE_OF_HEARTS = np.int64(2 * 13 + 12)
 @jit
 def _above_out(out, s):
     """Cards of suit ``s`` above every outstanding card of that suit (the masters)."""
-    o = out & SUIT_MASKS[s]
-    return SUIT_MASKS[s] & (above(highest(o)) if o != U0 else SUIT_MASKS[s])
+    return SUIT_MASKS[s] & ~smear_down(out)
 
 
 # --- negative trick contracts ---------------------------------------------------------
@@ -194,15 +193,7 @@ def adv_neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts, contract, st
         hs = field(H, s)
         if hs == U0:
             continue
-        outs = field(out, s)
-        d = danger(hs, outs)
-        n = npop(hs)
-        base = (3 * d if d > 0 else 0) + (20 if (n == 1 and outs != U0) else 0)
-        top_r = highest(hs)
-        second = highest(hs & ~(U1 << np.uint64(top_r))) if n >= 2 else 0
-        gap_ok = n >= 2 and top_r - second > 5
-        po = field(pen_out, s)
-        po_low = lowest(po) if po != U0 else 99
+        base, top_r, gap_ok, po_low = discard_suit_terms(hs, field(out, s), field(pen_out, s))
         tou = field(top_out, s)
         to_low = lowest(tou) if tou != U0 else 99
         ts = field(top, s)
@@ -325,7 +316,7 @@ def adv_troeven_follow(L, out, trump, voids, pos, led, wcard, later):
     if pos == 3:
         return lowest(beat) if beat != U0 else lowest(L)
     safe = led == trump or (out & tr) == U0 or ruffers(voids, later, led, trump) == 0
-    u = master_part(beat, out, led) if safe else U0
+    u = beat & ~smear_down(out) if safe else U0
     return lowest(u) if u != U0 else lowest(L)
 
 
@@ -341,7 +332,7 @@ def adv_troeven_void(H, out, trump, voids, pos, led, wcard, later, stake_w):
             if w != U0:
                 if pos == 3 or ruffers(voids, later, led, trump) == 0:
                     return lowest(w)
-                wm = master_part(w, out, trump)
+                wm = w & ~smear_down(out)
                 if wm != U0:
                     return lowest(wm)
                 if stake_w > 0:

@@ -4,7 +4,6 @@ import numpy as np
 
 from ._jit import jit
 from .cards import (
-    ALL52,
     SUIT_MASKS,
     U0,
     U1,
@@ -107,6 +106,22 @@ def _discard_key(cls, bonus, s, top_r, gap_ok, po_low, base):
 
 
 @jit
+def discard_suit_terms(hs, outs, po):
+    """The discard score's terms that every card of one suit shares (13-bit fields of my
+    cards, the outstanding ones and the outstanding penalty cards): the base (danger and
+    singleton), the top rank, whether the top card stands isolated (gap > 5), and the rank
+    of the lowest outstanding penalty card (99: none)."""
+    d = danger(hs, outs)
+    n = npop(hs)
+    base = (3 * d if d > 0 else 0) + (20 if (n == 1 and outs != U0) else 0)
+    top_r = highest(hs)
+    second = highest(hs & ~(U1 << np.uint64(top_r)))
+    gap_ok = n >= 2 and top_r - second > 5
+    po_low = lowest(po) if po != U0 else 99
+    return base, top_r, gap_ok, po_low
+
+
+@jit
 def neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts):
     """The card with the largest discard score (docs/ENGINE.md); ties: highest card index."""
     pen_out = pen & out
@@ -115,15 +130,7 @@ def neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts):
         hs = field(H, s)
         if hs == U0:
             continue
-        outs = field(out, s)
-        d = danger(hs, outs)
-        n = npop(hs)
-        base = (3 * d if d > 0 else 0) + (20 if (n == 1 and outs != U0) else 0)
-        top_r = highest(hs)
-        second = highest(hs & ~(U1 << np.uint64(top_r)))
-        gap_ok = n >= 2 and top_r - second > 5
-        po = field(pen_out, s)
-        po_low = lowest(po) if po != U0 else 99
+        base, top_r, gap_ok, po_low = discard_suit_terms(hs, field(out, s), field(pen_out, s))
         ts = field(top, s)
         fa = field(a_mask, s)
         fb = field(b_mask, s)
@@ -203,13 +210,6 @@ def void_in(voids, seat_mask, s):
     ``voids`` packs the known voids as bit ``4*seat + suit``.
     """
     return (voids >> s) & _SPREAD[seat_mask] != 0
-
-
-@jit
-def master_part(M, out, s):
-    """The cards of M (all in suit ``s``) above every outstanding card of that suit."""
-    o = out & SUIT_MASKS[s]
-    return M & (above(highest(o)) if o != U0 else ALL52)
 
 
 @jit
