@@ -473,6 +473,28 @@ def read_manifest(
     return doc
 
 
+def require_complete(
+    root: Path, manifest: dict, unit: str, file_keys: tuple[str, ...], kind: str, resume: str
+) -> None:
+    """NotARun with a one-line reason unless the run in ``root`` is complete and every part
+    file its manifest names is there. ``unit`` is what parts count ("deals", "games"),
+    ``file_keys`` the part entries naming files, ``resume`` how to complete the run."""
+    if manifest.get("state") != "complete":
+        done = sum(int(p.get(unit, 0)) for p in manifest.get("parts", []))
+        total = manifest.get("config", {}).get(unit, "?")
+        total_txt = f"{total:,}" if isinstance(total, int) else str(total)
+        raise NotARun(
+            f"{root} is an incomplete {kind} ({done:,} of {total_txt} {unit}); complete it {resume}"
+        )
+    parts = manifest.get("parts") or []
+    if not parts:
+        raise NotARun(f"{root}: the {kind} has no parts")
+    for part in parts:
+        for key in file_keys:
+            if not (root / str(part.get(key, ""))).is_file():
+                raise NotARun(f"{root}: part file {part.get(key)} is missing")
+
+
 def verify_run(path: str | os.PathLike) -> list[str]:
     """Check every listed part's size and SHA-256; the list of problems (empty: all good)."""
     root = Path(path)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..io import VARIANT_NAMES, NotARun, dictionary_codes, read_manifest
+from ..io import VARIANT_NAMES, NotARun, dictionary_codes, read_manifest, require_complete
 from ..rules import BEER_CARD_NAME
 
 # Seat relations, in playing order; seat = (dealer + REL_OFFSET[r]) % 4. "first_doubler" is
@@ -233,21 +233,8 @@ def open_run(path: str | os.PathLike) -> dict:
     """The manifest of a complete run; NotARun with a one-line reason otherwise."""
     root = Path(path)
     manifest = read_manifest(root)
-    if manifest.get("state") != "complete":
-        done = sum(int(p.get("deals", 0)) for p in manifest.get("parts", []))
-        total = manifest.get("config", {}).get("deals", "?")
-        total_txt = f"{total:,}" if isinstance(total, int) else str(total)
-        raise NotARun(
-            f"{root} is an incomplete run ({done:,} of {total_txt} deals); "
-            f"complete it with: bonken-sim run --resume --out {root}"
-        )
-    parts = manifest.get("parts") or []
-    if not parts:
-        raise NotARun(f"{root}: the run has no parts")
-    for part in parts:
-        for key in ("file", "deals_file"):
-            if not (root / str(part.get(key, ""))).is_file():
-                raise NotARun(f"{root}: part file {part.get(key)} is missing")
+    resume = f"with: bonken-sim run --resume --out {root}"
+    require_complete(root, manifest, "deals", ("file", "deals_file"), "run", resume)
     _check_score_grid(root, manifest.get("config", {}).get("ruleset"))
     return manifest
 

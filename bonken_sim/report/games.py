@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..io import NotARun, dictionary_codes, read_manifest
+from ..io import NotARun, dictionary_codes, read_manifest, require_complete
 from ..rules import Contract
 from .stats import mean_ci, wilson
 
@@ -66,21 +66,8 @@ def open_game_run(path: str | os.PathLike) -> dict:
     root = Path(path)
     manifest = read_manifest(root, GAME_FORMAT, GAME_SCHEMA, kind="game run")
     cfg = manifest.get("config", {})
-    if manifest.get("state") != "complete":
-        done = sum(int(p.get("games", 0)) for p in manifest.get("parts", []))
-        total = cfg.get("games", "?")
-        total_txt = f"{total:,}" if isinstance(total, int) else str(total)
-        raise NotARun(
-            f"{root} is an incomplete game run ({done:,} of {total_txt} games); complete it "
-            f"with the same bonken-sim game command and --resume --out {root}"
-        )
-    parts = manifest.get("parts") or []
-    if not parts:
-        raise NotARun(f"{root}: the game run has no parts")
-    for part in parts:
-        for key in ("deals_file", "games_file"):
-            if not (root / str(part.get(key, ""))).is_file():
-                raise NotARun(f"{root}: part file {part.get(key)} is missing")
+    resume = f"with the same bonken-sim game command and --resume --out {root}"
+    require_complete(root, manifest, "games", ("deals_file", "games_file"), "game run", resume)
     players = cfg.get("players")
     if not (isinstance(players, list) and len(players) == 4):
         raise NotARun(f"{root}: the game run's manifest names no four players")
