@@ -619,13 +619,7 @@ def write_report(
 
 
 def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0):
-    # the folder first: an unwritable destination fails now, not after the whole pass
-    parent = dest.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=parent))
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+    tmp = _temp_dir(dest)
     cleanup: list = []  # the figure queue, stopped if the report fails
     try:
         stats, picks = first_pass(
@@ -656,10 +650,7 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
         pngs: dict[str, bytes] = {}
         if queue is not None:
             queue.add([(n, draw[n], base(n)) for n in order if n not in queue.names])
-        files: list[str] = []
-        for name, frame in tabs.items():
-            frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
-            files.append(f"tables/{name}.csv")
+        files = _write_tables(tmp, tabs)
         if queue is not None:
             # this process draws too: the cheapest figures no worker has taken yet
             while (job := queue.take_cheapest()) is not None:
@@ -673,28 +664,9 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
             files += [f"figures/{name}.png", f"figures/{name}.svg"]
         seed = manifest["config"].get("seed")
         title = f"Bonken simulation report: {stats.deals:,} deals, seed {seed}"
-        meta = _meta(stats, root)
-        if "html" in fmts:
-            (tmp / "report.html").write_text(html_page(title, meta, GUIDE, sections), "utf-8")
-            files.append("report.html")
-        if "md" in fmts:
-            (tmp / "report.md").write_text(markdown_page(title, meta, GUIDE, sections), "utf-8")
-            files.append("report.md")
-        seconds = time.perf_counter() - t0
-        doc = {
-            "format": REPORT_FORMAT,
-            "version": 1,
-            "run": str(root.resolve()),
-            "deals": stats.deals,
-            "seed": seed,
-            "bonken_sim": __version__,
-            "generated": datetime.now(UTC).isoformat(timespec="seconds"),
-            "formats": list(fmts),
-            "files": sorted(files),
-            "seconds": round(seconds, 2),
-        }
-        (tmp / MARKER).write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
-        _swap_into_place(tmp, dest)
+        page = (title, _meta(stats, root), GUIDE, sections)
+        head = {"run": str(root.resolve()), "deals": stats.deals, "seed": seed}
+        seconds = _finish(tmp, dest, fmts, page, files, head, t0)
     except BaseException as exc:
         for queue in cleanup:
             if queue is not None:
@@ -704,6 +676,52 @@ def _write(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers
             raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
         raise
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
+
+
+def _temp_dir(dest: Path) -> Path:
+    """The private folder beside ``dest`` that a report is built in. It is made first, so an
+    unwritable destination fails now and not after the whole pass."""
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+
+
+def _write_tables(tmp: Path, tabs: dict[str, pd.DataFrame]) -> list[str]:
+    """Each table as ``tables/<name>.csv``; returns the files written."""
+    files = []
+    for name, frame in tabs.items():
+        frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
+        files.append(f"tables/{name}.csv")
+    return files
+
+
+def _finish(tmp: Path, dest: Path, fmts, page: tuple, files: list[str], head: dict, t0) -> float:
+    """Write the pages (``page``: title, meta, guide, sections) and the marker (``head``
+    first, then what every report records), then put the folder in place; returns the
+    seconds since ``t0``."""
+    title, meta, guide, sections = page
+    if "html" in fmts:
+        (tmp / "report.html").write_text(html_page(title, meta, guide, sections), "utf-8")
+        files.append("report.html")
+    if "md" in fmts:
+        (tmp / "report.md").write_text(markdown_page(title, meta, guide, sections), "utf-8")
+        files.append("report.md")
+    seconds = time.perf_counter() - t0
+    doc = {
+        "format": REPORT_FORMAT,
+        "version": 1,
+        **head,
+        "bonken_sim": __version__,
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "formats": list(fmts),
+        "files": sorted(files),
+        "seconds": round(seconds, 2),
+    }
+    (tmp / MARKER).write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
+    _swap_into_place(tmp, dest)
+    return seconds
 
 
 def _swap_into_place(tmp: Path, dest: Path) -> None:
@@ -956,12 +974,7 @@ def _game_sections(
 
 
 def _write_games(root, dest, fmts, manifest, compare, t0) -> ReportResult:
-    parent = dest.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=parent))
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
+    tmp = _temp_dir(dest)
     try:
         stats = G.aggregate_games(root, manifest)
         if compare is not None:
@@ -970,42 +983,22 @@ def _write_games(root, dest, fmts, manifest, compare, t0) -> ReportResult:
         (tmp / "figures").mkdir()
         (tmp / "tables").mkdir()
         sections, draw, tabs = _game_sections(stats)
-        files: list[str] = []
-        for name, frame in tabs.items():
-            frame.to_csv(tmp / "tables" / f"{name}.csv", index=False, float_format="%.10g")
-            files.append(f"tables/{name}.csv")
+        files = _write_tables(tmp, tabs)
         for section in sections:
             for item in section.figures:
                 item.png = render_figure(draw[item.name], str(tmp / "figures" / item.name))
                 files += [f"figures/{item.name}.png", f"figures/{item.name}.svg"]
         seed = manifest["config"].get("seed")
         title = f"Bonken game report: {stats.games:,} games, seed {seed}"
-        meta = _game_meta(stats, root)
-        if "html" in fmts:
-            page = html_page(title, meta, GAME_GUIDE, sections)
-            (tmp / "report.html").write_text(page, "utf-8")
-            files.append("report.html")
-        if "md" in fmts:
-            page = markdown_page(title, meta, GAME_GUIDE, sections)
-            (tmp / "report.md").write_text(page, "utf-8")
-            files.append("report.md")
-        seconds = time.perf_counter() - t0
-        doc = {
-            "format": REPORT_FORMAT,
-            "version": 1,
+        page = (title, _game_meta(stats, root), GAME_GUIDE, sections)
+        head = {
             "kind": "games",
             "run": str(root.resolve()),
             "compared_with": None if compare is None else str(Path(compare).resolve()),
             "games": stats.games,
             "seed": seed,
-            "bonken_sim": __version__,
-            "generated": datetime.now(UTC).isoformat(timespec="seconds"),
-            "formats": list(fmts),
-            "files": sorted(files),
-            "seconds": round(seconds, 2),
         }
-        (tmp / MARKER).write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
-        _swap_into_place(tmp, dest)
+        seconds = _finish(tmp, dest, fmts, page, files, head, t0)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError):
