@@ -134,6 +134,11 @@ def play_seating(task: SeatingTask) -> SeatingResult:
     )
 
 
+def _chunk(entry: tuple) -> tuple:
+    """Sort key of a per-seat chunk of totals: its seating and first deal set."""
+    return entry[0], entry[1]
+
+
 def run_tournament(
     games: int,
     seed: int,
@@ -162,7 +167,9 @@ def run_tournament(
     # per profile and seat: first places, seat-games, and each game's settled total
     seat_wins = np.zeros((k, 4), np.int64)
     seat_trials = np.zeros((k, 4), np.int64)
-    seat_totals: list[list[list[np.ndarray]]] = [[[] for _ in range(4)] for _ in range(k)]
+    # (seating, first deal set, totals): sorted before use, so the statistics do not depend
+    # on the order in which an executor's tasks finish (float sums are not associative)
+    seat_totals: list[list[list[tuple]]] = [[[] for _ in range(4)] for _ in range(k)]
     spec = executor_spec or ExecutorSpec()
     backend: Backend | None = None
     if executor is not None:
@@ -181,7 +188,7 @@ def run_tournament(
             c_cnt[s, j, :] += r.c_cnt
             seat_wins[j, p] += int(r.wins[p])
             seat_trials[j, p] += r.hi - r.lo
-            seat_totals[j][p].append(r.totals[:, p])
+            seat_totals[j][p].append((tuple(r.seating), r.lo, r.totals[:, p]))
 
     def task(seating: tuple[int, ...], lo: int, hi: int, threads: int | None) -> SeatingTask:
         return SeatingTask(
@@ -232,7 +239,9 @@ def run_tournament(
                 per_seat[str(p)] = {
                     "seat_games": int(seat_trials[j, p]),
                     "win_rate": wilson_interval(int(seat_wins[j, p]), int(seat_trials[j, p])),
-                    "mean_total": mean_interval(np.concatenate(seat_totals[j][p])),
+                    "mean_total": mean_interval(
+                        np.concatenate([t for *_, t in sorted(seat_totals[j][p], key=_chunk)])
+                    ),
                 }
         out["profiles"][name] = {
             "seat_games": int(trials[j]),
