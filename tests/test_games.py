@@ -17,7 +17,6 @@ from bonken_sim.games import (
     play_games,
     ranks,
 )
-from bonken_sim.model_features import base_features, trump_features
 from bonken_sim.play import deal_hands, play
 
 NAMES = C.NAMES
@@ -126,40 +125,28 @@ def test_advanced_play_in_games_weighs_the_doubles():
     assert changed > 0
 
 
-def test_numba_features_equal_the_numpy_features():
-    from bonken_sim._core import game as G
-    from bonken_sim.games import BASE_FEATURES, FULL_FEATURES, TRUMP_FEATURES
+def test_seat_values_equal_the_numpy_models():
+    """The core's per-card value tables give every seat's fitted expected score in every
+    variant as the numpy specification computes it (features @ coefficients), to rounding."""
+    from bonken_sim._core.seat_value import seat_value, seat_values, value_tables
+    from bonken_sim.games import model_arrays
+    from bonken_sim.rules import parse_hand
 
-    hands = np.array([deal_hands(3, d) for d in range(200)], np.uint64).reshape(-1)
-    base = base_features(hands)
-    buf = np.empty(G.N_FULL)
-    for i, h in enumerate(hands):
-        G.hand_features(h, buf)
-        assert buf[0] == 1.0
-        for j, name in enumerate(BASE_FEATURES):
-            assert buf[1 + j] == base[name][i], name
-        for t in range(4):
-            G.trump_part(h, t, buf)
-            tf = trump_features(hands[i : i + 1], t)
-            for name in TRUMP_FEATURES:
-                assert buf[FULL_FEATURES.index(name)] == tf[name][0], name
-
-
-def test_seat_buffer_holds_every_suits_trump_part():
-    from bonken_sim._core import game as G
-
-    hands = np.array([deal_hands(4, d) for d in range(300)], np.uint64).reshape(-1)
-    buf = np.empty(G.N_BUF)
-    one = np.empty(G.N_FULL)
-    for h in hands:
-        G.seat_features(h, buf)
-        G.hand_features(h, one)
-        assert (buf[: G.N_FULL] == one).all()
-        for t in range(4):
-            G.trump_part(h, t, one)
-            part = slice(1 + G.N_BASE, G.N_FULL)
-            off = G.N_FULL + G.N_TRUMP_F * t
-            assert (buf[off : off + G.N_TRUMP_F] == one[part]).all(), t
+    models = C.load_models()
+    vt = value_tables(model_arrays(models).coef)
+    hands = np.array([deal_hands(3, d) for d in range(300)], np.uint64).reshape(-1)
+    # hands with the voids, singletons, long suits and bare honours deals rarely give
+    odd = ("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "KC 2C QD JH 3H AS KS QS JS TS 9S 8S 7S")
+    hands = np.concatenate([hands, np.array([parse_hand(t) for t in odd], np.uint64)])
+    out = np.empty(12)
+    for rel in range(4):
+        ref = C.expected_scores(models, hands, rel)
+        assert np.ptp(ref, axis=0).min() > 1.0  # hands that tell the variants apart
+        for i, h in enumerate(hands):
+            seat_values(h, rel, vt, out)
+            assert np.allclose(out, ref[i], rtol=0, atol=1e-9), (rel, i)
+            one = [seat_value(h, v, rel, vt) for v in range(12)]
+            assert np.allclose(one, ref[i], rtol=0, atol=1e-9), (rel, i)
 
 
 @pytest.fixture(scope="module")

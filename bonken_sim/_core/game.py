@@ -2,9 +2,10 @@
 
 Everything per deal happens here, in the core: no Python per deal. The choice and doubling
 models arrive as dense arrays (``bonken_sim.games.model_arrays``): a coefficient row per
-(variant, seat relative to the dealer) over ``FULL_FEATURES``, so one dot product gives a
-seat's expected score. The numpy versions in ``bonken_sim.choice`` / ``bonken_sim.doubling``
-are the specification; tests check that both decide the same on the same hands.
+(variant, seat relative to the dealer) over ``FULL_FEATURES``, folded into per-card tables
+(``seat_value``) that give a seat's expected score. The numpy versions in
+``bonken_sim.choice`` / ``bonken_sim.doubling`` are the specification; tests check that
+both decide the same on the same hands.
 
 Deal ``k`` of game ``g`` is deal ``11·g + k`` of the seed (docs/ENGINE.md), so games are
 reproducible for any thread count or chunking.
@@ -12,22 +13,15 @@ reproducible for any thread count or chunking.
 
 import numpy as np
 
-from ._jit import jit, popcnt
-from .cards import U1
+from ._jit import jit
 from .deal import deal_into
 from .playout_advanced import play_staked
 from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
+from .seat_value import seat_value, seat_values, value_tables
 
 DEALS_PER_GAME = 11
 N_NEG = 7  # variant ids 0..6 are the negative contracts, 7..11 troeven C, D, H, S, NT
-# Base features then trump features, in the order of bonken_sim.model_features.
-N_BASE = 18
-N_TRUMP_F = 6
-N_FULL = 1 + N_BASE + N_TRUMP_F  # with the constant first
-# A seat's feature buffer: the N_FULL model features (trump part zero), then the trump part
-# for each of the four suits, computed once per hand rather than once per variant.
-N_BUF = N_FULL + 4 * N_TRUMP_F
 
 CHOICE_RANDOM = 0
 CHOICE_FITTED = 1
@@ -41,7 +35,6 @@ ERR_NO_CONTRACT = 2  # no legal contract for a chooser (cannot happen under RULE
 
 _CHOICE_SALT = np.uint64(0xC401CE)
 _S32 = np.uint64(32)
-_SUIT = np.uint64(0x1FFF)
 _ACES_TWOS = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (0, 12)))
 
 # Every kernel here but play_games allocates nothing, so it runs without numba's reference
@@ -64,152 +57,6 @@ def without_domino(mask, hand, may_trump, trump_free):
     if rest != 0 or (may_trump and trump_free != 0):
         return rest
     return mask
-
-
-@jit(_nrt=False)
-def _field(h, s):
-    return (h >> np.uint64(13 * s)) & _SUIT
-
-
-@jit(_nrt=False)
-def _bit(f, r):
-    return np.int64((f >> np.uint64(r)) & U1)
-
-
-@jit(_nrt=False)
-def _unguarded(f0, f1, f2, f3, r):
-    low = (U1 << np.uint64(r)) - U1
-    n = 0
-    for f in (f0, f1, f2, f3):
-        if _bit(f, r) == 1 and popcnt(f & low) <= 1:
-            n += 1
-    return n
-
-
-@jit(_nrt=False)
-def hand_features(h, out):
-    """``out[0..N_FULL)``: 1, the base features, and zeros for the trump part."""
-    f0 = _field(h, 0)
-    f1 = _field(h, 1)
-    f2 = _field(h, 2)
-    f3 = _field(h, 3)
-    lens = (
-        np.int64(popcnt(f0)),
-        np.int64(popcnt(f1)),
-        np.int64(popcnt(f2)),
-        np.int64(popcnt(f3)),
-    )
-    aces = _bit(f0, 12) + _bit(f1, 12) + _bit(f2, 12) + _bit(f3, 12)
-    kings = _bit(f0, 11) + _bit(f1, 11) + _bit(f2, 11) + _bit(f3, 11)
-    queens = _bit(f0, 10) + _bit(f1, 10) + _bit(f2, 10) + _bit(f3, 10)
-    jacks = _bit(f0, 9) + _bit(f1, 9) + _bit(f2, 9) + _bit(f3, 9)
-    tens = _bit(f0, 8) + _bit(f1, 8) + _bit(f2, 8) + _bit(f3, 8)
-    twos = _bit(f0, 0) + _bit(f1, 0) + _bit(f2, 0) + _bit(f3, 0)
-    eights = _bit(f0, 6) + _bit(f1, 6) + _bit(f2, 6) + _bit(f3, 6)
-    lowm = np.uint64(0xF)
-    low = (
-        np.int64(popcnt(f0 & lowm))
-        + np.int64(popcnt(f1 & lowm))
-        + np.int64(popcnt(f2 & lowm))
-        + np.int64(popcnt(f3 & lowm))
-    )
-    voids = 0
-    singles = 0
-    longest = 0
-    for n in lens:
-        voids += n == 0
-        singles += n == 1
-        longest = max(longest, n)
-    out[0] = 1.0
-    out[1] = aces
-    out[2] = kings
-    out[3] = queens
-    out[4] = jacks
-    out[5] = tens
-    out[6] = low
-    out[7] = twos
-    out[8] = eights
-    out[9] = voids
-    out[10] = singles
-    out[11] = longest
-    out[12] = lens[2]
-    out[13] = np.int64(popcnt(f2 & np.uint64(0x1F00)))  # hearts T and up
-    out[14] = _bit(f2, 11)
-    out[15] = _bit(f2, 12)
-    out[16] = _unguarded(f0, f1, f2, f3, 11)
-    out[17] = _unguarded(f0, f1, f2, f3, 10)
-    out[18] = _unguarded(f0, f1, f2, f3, 9)
-    for j in range(1 + N_BASE, N_FULL):
-        out[j] = 0.0
-
-
-@jit(_nrt=False)
-def trump_part(h, t, out, off=1 + N_BASE):
-    """Write the trump features of hand ``h`` for trump suit ``t`` (0-3; -1: no-trump, all
-    zero) to ``out[off : off + N_TRUMP_F]``."""
-    if t < 0:
-        for j in range(N_TRUMP_F):
-            out[off + j] = 0.0
-        return
-    ft = _field(h, t)
-    out[off] = np.int64(popcnt(ft))
-    out[off + 1] = np.int64(popcnt(ft & np.uint64(0x1E00)))  # J, Q, K, A
-    sa = 0
-    sk = 0
-    sv = 0
-    ss = 0
-    for s in range(4):
-        if s == t:
-            continue
-        f = _field(h, s)
-        n = np.int64(popcnt(f))
-        sa += _bit(f, 12)
-        sk += _bit(f, 11)
-        sv += n == 0
-        ss += n == 1
-    out[off + 2] = sa
-    out[off + 3] = sk
-    out[off + 4] = sv
-    out[off + 5] = ss
-
-
-@jit(_nrt=False)
-def seat_features(h, out):
-    """Fill a seat's buffer (N_BUF): the model features and the trump part of every suit
-    (as ``trump_part`` writes it). A suit's side-suit counts are the hand's totals less that
-    suit's own, a few subtractions instead of a pass over the other suits per trump."""
-    hand_features(h, out)
-    for t in range(4):
-        ft = _field(h, t)
-        n = np.int64(popcnt(ft))
-        off = N_FULL + N_TRUMP_F * t
-        out[off] = n
-        out[off + 1] = np.int64(popcnt(ft & np.uint64(0x1E00)))  # J, Q, K, A
-        out[off + 2] = out[1] - _bit(ft, 12)  # aces in the side suits
-        out[off + 3] = out[2] - _bit(ft, 11)  # kings
-        out[off + 4] = out[9] - (n == 0)  # voids
-        out[off + 5] = out[10] - (n == 1)  # singletons
-
-
-@jit(_nrt=False)
-def value_of(fb, v, rel, coef):
-    """Expected score in variant ``v`` of a seat at relation ``rel`` to the dealer, from its
-    buffer ``fb`` (``seat_features``)."""
-    acc = 0.0
-    for j in range(1 + N_BASE):
-        acc += coef[v, rel, j] * fb[j]
-    if v >= N_NEG and v < 11:  # a suit trump: its block of trump features
-        off = N_FULL + N_TRUMP_F * (v - N_NEG)
-        for j in range(N_TRUMP_F):
-            acc += coef[v, rel, 1 + N_BASE + j] * fb[off + j]
-    return acc
-
-
-@jit(_nrt=False)
-def relative_values(fb, rel, coef, mean, relv):
-    """relv[v] = expected score in v minus the mean score of v at relation ``rel``."""
-    for v in range(12):
-        relv[v] = value_of(fb, v, rel, coef) - mean[v, rel]
 
 
 @jit(_nrt=False)
@@ -268,17 +115,18 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
 
 
 @jit(_nrt=False)
-def doubling_pass(
-    v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, est, need, ok, chooser_starts
-):
+def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, chooser_starts):
     """One pass in the order D+3, D, D+1, chooser (bonken_sim.doubling.doubles_from_estimates).
 
-    ``own_ev[p]`` is seat p's own expected score in ``v``; ``doubled[d, t]`` is filled in;
-    ``est``, ``need``, ``ok`` are scratch arrays of 4. ``chooser_starts`` (a house rule):
-    the chooser may start doubles like anyone else, not only double back.
+    ``own_ev[p]`` is seat p's own expected score in ``v``; ``doubled[d, t]`` is filled in.
+    ``chooser_starts`` (a house rule): the chooser may start doubles like anyone else, not
+    only double back. A seat's decisions are kept as bits, not in arrays: the pass runs on
+    every deal of a game.
     """
     chooser = (dealer + 2) & 3
     chooser_est = mean[v, 2] + bonus[v]
+    th_chooser = theta[v, 0]
+    th_other = theta[v, 1]
     for d in range(4):
         for t in range(4):
             doubled[d, t] = 0
@@ -287,41 +135,39 @@ def doubling_pass(
         if pol[d] == DOUBLE_NEVER:
             continue
         own = own_ev[d]
+        starts = d != chooser or chooser_starts  # may double a seat that did not double him
+        # what the seat expects a non-chooser to score
+        other = (total - own) / 3.0 if d == chooser else (total - own - chooser_est) / 2.0
+        ok = 0
         n_ok = 0
         all_zaal = True
         for t in range(4):
-            ok[t] = False
             if t == d:
                 continue
-            if t == chooser:
-                other = chooser_est
-                th = theta[v, 0]
-            elif d == chooser:
-                other = (total - own) / 3.0
-                th = theta[v, 1]
-            else:
-                other = (total - own - chooser_est) / 2.0
-                th = theta[v, 1]
-            est[t] = own - other
+            est = own - (chooser_est if t == chooser else other)
+            th = th_chooser if t == chooser else th_other
             back = doubled[t, d] != 0
-            need[t] = 2.0 * th if back else th
-            ok[t] = est[t] > need[t]
-            if d == chooser and not back and not chooser_starts:
-                ok[t] = False
-            if not est[t] > 2.0 * th:
-                all_zaal = False
-            n_ok += ok[t]
-        if (d != chooser or chooser_starts) and n_ok == 3 and not all_zaal:
+            # bitwise, not `and`/`or`: these outcomes are unpredictable branches
+            yes = (est > (2.0 * th if back else th)) & (back | starts)
+            all_zaal = all_zaal & (est > 2.0 * th)
+            n_ok += yes
+            ok |= np.int64(yes) << t
+        if starts and n_ok == 3 and not all_zaal:
+            # at most two doubles: the one with the least margin goes (rare: found only now)
             weakest = -1
             margin = np.inf
             for t in range(4):
-                if t != d and est[t] - need[t] < margin:
-                    margin = est[t] - need[t]
+                if t == d:
+                    continue
+                est = own - (chooser_est if t == chooser else other)
+                th = th_chooser if t == chooser else th_other
+                need = 2.0 * th if doubled[t, d] != 0 else th
+                if est - need < margin:
+                    margin = est - need
                     weakest = t
-            ok[weakest] = False
+            ok &= ~(1 << weakest)
         for t in range(4):
-            if t != d and ok[t]:
-                doubled[d, t] = 1
+            doubled[d, t] = (ok >> t) & 1
 
 
 @jit
@@ -351,6 +197,7 @@ def play_games(
     out_dbl (n, 11) int16 with bit 4·d + t set when seat d doubled seat t; out_raw (n, 11, 4) int16;
     out_final (n, 11, 4) int16; out_totals (n, 4) int32.
     """
+    vt = value_tables(coef)
     return _play_game_rows(
         key,
         game_start,
@@ -360,11 +207,11 @@ def play_games(
         fixed_order,
         doubling_on,
         table,
-        coef,
         mean,
         bonus,
         tau,
         theta,
+        vt,
         out_variant,
         out_dbl,
         out_raw,
@@ -378,12 +225,9 @@ def play_games(
         np.empty(4, np.int64),  # order
         np.empty(0, np.int64),  # no_trace
         np.empty(52, np.uint64),  # rnd
-        np.empty((4, N_BUF)),  # fbuf
         np.empty(12),  # relv
+        np.empty(12),  # cvals
         np.zeros(4),  # own_ev
-        np.empty(4),  # est
-        np.empty(4),  # need
-        np.zeros(4, np.bool_),  # ok
         np.zeros((4, 4), np.int64),  # doubled
         np.zeros((4, 4), np.int64),  # stake: directions doubled per seat pair: what play weighs
         np.zeros(4, np.bool_),  # had_trump
@@ -404,11 +248,11 @@ def _play_game_rows(
     fixed_order,
     doubling_on,
     table,
-    coef,
     mean,
     bonus,
     tau,
     theta,
+    vt,
     out_variant,
     out_dbl,
     out_raw,
@@ -422,12 +266,9 @@ def _play_game_rows(
     order,
     no_trace,
     rnd,
-    fbuf,
     relv,
+    cvals,
     own_ev,
-    est,
-    need,
-    ok,
     doubled,
     stake,
     had_trump,
@@ -460,9 +301,6 @@ def _play_game_rows(
                 if ((d0 + j + 2) & 3) == chooser:
                     turns_left += 1
             fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
-            for p in range(4):  # features only for the seats whose policy reads them
-                if (doubling_on and pol[p] == DOUBLE_FITTED) or (p == chooser and fitted_choice):
-                    seat_features(dealt[p], fbuf[p])
             if fixed_order:
                 if k < N_NEG:
                     may_trump = False
@@ -479,7 +317,9 @@ def _play_game_rows(
             if restricted and not must_trump:
                 mask = without_domino(mask, dealt[chooser], may_trump, trump_free)
             if fitted_choice:
-                relative_values(fbuf[chooser], 2, coef, mean, relv)
+                seat_values(dealt[chooser], 2, vt, cvals)
+                for u in range(12):
+                    relv[u] = cvals[u] - mean[u, 2]
                 v = choose_fitted(relv, mask, trump_free, may_trump, must_trump, turns_left, tau)
             else:
                 cs = mix64(ds ^ _CHOICE_SALT)
@@ -503,7 +343,10 @@ def _play_game_rows(
                     if restricted and v == DOMINO and (dealt[p] & _ACES_TWOS) == 0:
                         dpol[p] = DOUBLE_NEVER
                     if dpol[p] == DOUBLE_FITTED:
-                        own_ev[p] = value_of(fbuf[p], v, (p - dealer) & 3, coef)
+                        if p == chooser and fitted_choice:  # weighed for the choice already
+                            own_ev[p] = cvals[v]
+                        else:
+                            own_ev[p] = seat_value(dealt[p], v, (p - dealer) & 3, vt)
                 doubling_pass(
                     v,
                     dealer,
@@ -514,9 +357,6 @@ def _play_game_rows(
                     theta,
                     total,
                     doubled,
-                    est,
-                    need,
-                    ok,
                     chooser_starts,
                 )
             for p in range(4):
