@@ -15,7 +15,7 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
-from .playout_advanced import play_staked
+from .playout_advanced import STRAT_ADVANCED, play_staked
 from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 from .seat_value import seat_value, seat_values, value_tables
@@ -115,21 +115,19 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
 
 
 @jit(_nrt=False)
-def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, chooser_starts):
+def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_starts):
     """One pass in the order D+3, D, D+1, chooser (bonken_sim.doubling.doubles_from_estimates).
 
-    ``own_ev[p]`` is seat p's own expected score in ``v``; ``doubled[d, t]`` is filled in.
-    ``chooser_starts`` (a house rule): the chooser may start doubles like anyone else, not
-    only double back. A seat's decisions are kept as bits, not in arrays: the pass runs on
-    every deal of a game.
+    ``own_ev[p]`` is seat p's own expected score in ``v``. Returns the doubles as bits: bit
+    4·d + t set when seat d doubled seat t. ``chooser_starts`` (a house rule): the chooser may
+    start doubles like anyone else, not only double back. Decisions are kept as bits, not in
+    arrays: the pass runs on every deal of a game.
     """
     chooser = (dealer + 2) & 3
     chooser_est = mean[v, 2] + bonus[v]
     th_chooser = theta[v, 0]
     th_other = theta[v, 1]
-    for d in range(4):
-        for t in range(4):
-            doubled[d, t] = 0
+    bits = 0
     for step in (3, 0, 1, 2):
         d = (dealer + step) & 3
         if pol[d] == DOUBLE_NEVER:
@@ -146,7 +144,7 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, ch
                 continue
             est = own - (chooser_est if t == chooser else other)
             th = th_chooser if t == chooser else th_other
-            back = doubled[t, d] != 0
+            back = (bits >> (4 * t + d)) & 1 != 0
             # bitwise, not `and`/`or`: these outcomes are unpredictable branches
             yes = (est > (2.0 * th if back else th)) & (back | starts)
             all_zaal = all_zaal & (est > 2.0 * th)
@@ -161,13 +159,13 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, doubled, ch
                     continue
                 est = own - (chooser_est if t == chooser else other)
                 th = th_chooser if t == chooser else th_other
-                need = 2.0 * th if doubled[t, d] != 0 else th
+                need = 2.0 * th if (bits >> (4 * t + d)) & 1 else th
                 if est - need < margin:
                     margin = est - need
                     weakest = t
             ok &= ~(1 << weakest)
-        for t in range(4):
-            doubled[d, t] = (ok >> t) & 1
+        bits |= ok << (4 * d)
+    return bits
 
 
 @jit
@@ -228,7 +226,6 @@ def play_games(
         np.empty(12),  # relv
         np.empty(12),  # cvals
         np.zeros(4),  # own_ev
-        np.zeros((4, 4), np.int64),  # doubled
         np.zeros((4, 4), np.int64),  # stake: directions doubled per seat pair: what play weighs
         np.zeros(4, np.bool_),  # had_trump
         np.zeros(4, np.int64),  # totals
@@ -269,7 +266,6 @@ def _play_game_rows(
     relv,
     cvals,
     own_ev,
-    doubled,
     stake,
     had_trump,
     totals,
@@ -286,20 +282,20 @@ def _play_game_rows(
         neg_free = (1 << N_NEG) - 1
         trump_free = 31
         game_total = 0
+        any_advanced = False
         for p in range(4):
             had_trump[p] = False
             totals[p] = 0
             strat[p] = card_strat[i, p]
             pol[p] = double_pol[i, p]
+            any_advanced |= strat[p] == STRAT_ADVANCED
         for k in range(DEALS_PER_GAME):
             dealer = (d0 + k) & 3
             chooser = (dealer + 2) & 3
             ds = deal_state(key, np.int64(DEALS_PER_GAME) * g + k)
             deal_into(ds, deck, dealt)
-            turns_left = 0
-            for j in range(k, DEALS_PER_GAME):
-                if ((d0 + j + 2) & 3) == chooser:
-                    turns_left += 1
+            # his turns are this deal and every fourth after it
+            turns_left = (DEALS_PER_GAME - 1 - k) // 4 + 1
             fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
             if fixed_order:
                 if k < N_NEG:
@@ -334,9 +330,7 @@ def _play_game_rows(
             out_variant[i, k] = v
             total = np.float64(table[v, F_TOTAL])
             game_total += table[v, F_TOTAL]
-            for p in range(4):
-                for q in range(4):
-                    doubled[p, q] = 0
+            bits = 0
             if doubling_on:
                 for p in range(4):
                     dpol[p] = pol[p]
@@ -347,22 +341,15 @@ def _play_game_rows(
                             own_ev[p] = cvals[v]
                         else:
                             own_ev[p] = seat_value(dealt[p], v, (p - dealer) & 3, vt)
-                doubling_pass(
-                    v,
-                    dealer,
-                    dpol,
-                    own_ev,
-                    mean,
-                    bonus,
-                    theta,
-                    total,
-                    doubled,
-                    chooser_starts,
+                bits = doubling_pass(
+                    v, dealer, dpol, own_ev, mean, bonus, theta, total, chooser_starts
                 )
             for p in range(4):
                 hands[p] = dealt[p]
-                for q in range(4):
-                    stake[p, q] = doubled[p, q] + doubled[q, p]
+            if any_advanced:  # only advanced play reads the stakes
+                for p in range(4):
+                    for q in range(4):
+                        stake[p, q] = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
             play_staked(
                 table[v],
                 hands,
@@ -378,17 +365,13 @@ def _play_game_rows(
             )
             for p in range(4):
                 final = scores[p]
-                for q in range(4):
-                    m = doubled[p, q] + doubled[q, p]
-                    final += m * (scores[p] - scores[q])
+                if bits:
+                    for q in range(4):
+                        m = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
+                        final += m * (scores[p] - scores[q])
                 out_raw[i, k, p] = scores[p]
                 out_final[i, k, p] = final
                 totals[p] += final
-            bits = 0
-            for a in range(4):
-                for b in range(4):
-                    if doubled[a, b]:
-                        bits |= 1 << (4 * a + b)
             out_dbl[i, k] = bits
         # Settlement moves points between players only, so the game sums to the contracts'
         # own totals: exactly 0 under RULES.md, whatever a house ruleset makes it otherwise.
