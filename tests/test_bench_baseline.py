@@ -7,7 +7,13 @@ import numpy as np
 from bonken_sim._core import kernels as K
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
-from bonken_sim.bench_baseline import NT_VARIANT, baseline_playouts, baseline_rate
+from bonken_sim.bench_baseline import (
+    NT_VARIANT,
+    baseline_playouts,
+    baseline_rate,
+    select_bit,
+    tuned_playouts,
+)
 
 
 def test_baseline_is_the_engines_random_no_trump_game():
@@ -29,6 +35,23 @@ def test_baseline_is_the_engines_random_no_trump_game():
     assert baseline_playouts(key, start, n) == tricks[:, 0].sum()
 
 
+def test_tuned_yardstick_plays_the_same_game():
+    key = seed_key(78)
+    per_deal = [tuned_playouts(key, 50 + i, 1) for i in range(300)]
+    assert per_deal == [baseline_playouts(key, 50 + i, 1) for i in range(300)]
+    assert 0 < sum(per_deal) < 13 * 300
+
+
+def test_select_bit_is_the_kth_set_bit():
+    rng = np.random.default_rng(5)
+    masks = [0, 1, 1 << 63, 2**64 - 1, 0xFF00FF00FF00FF00]
+    masks += [int(x) for x in rng.integers(0, 2**63, 200, dtype=np.int64)]
+    for m in masks:
+        bits = [i for i in range(64) if m >> i & 1]
+        for k, b in enumerate(bits):
+            assert select_bit(np.uint64(m), k) == b
+
+
 def test_baseline_rate_reports_positive_samples():
     rate, samples = baseline_rate(2000, 3)
     assert len(samples) == 3 and all(s > 0 for s in samples)
@@ -44,10 +67,12 @@ def test_bench_reports_each_tier_against_the_yardstick():
         echo=lines.append,
     )  # fmt: skip
     base = doc["baseline"]
-    assert base["playouts_per_cpu_s"] > 0 and len(base["samples"]) == 2
+    assert base["playouts_per_cpu_s"] == max(base["plain_per_cpu_s"], base["tuned_per_cpu_s"])
+    assert all(len(base["samples"][k]) == 2 for k in ("plain", "tuned"))
     for tier in ("random", "basic"):
         ratio = base["ratios"][tier]
         assert ratio == base["tiers_per_cpu_s"][tier] / base["playouts_per_cpu_s"]
-        assert any(ln.startswith(tier) and f"= {ratio:.2f}x the baseline" in ln for ln in lines)
+        assert any(ln.startswith(tier) and f"= {ratio:.2f}x the yardstick" in ln for ln in lines)
+    assert base["targets"] == {"random": 1.5 / 2.1, "basic": 1.2 / 2.1}
     # basic thinks about every card; it cannot be faster than random play
     assert base["ratios"]["basic"] < base["ratios"]["random"]
