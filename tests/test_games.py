@@ -149,6 +149,31 @@ def test_seat_values_equal_the_numpy_models():
             assert np.allclose(one, ref[i], rtol=0, atol=1e-9), (rel, i)
 
 
+def test_value_tables_map_every_feature():
+    """With random coefficients on every feature (the shipped models leave some at zero), the
+    tables give features @ coefficients, the features from bonken_sim.model_features."""
+    from bonken_sim._core.seat_value import seat_value, value_tables
+    from bonken_sim.games import BASE_FEATURES, FULL_FEATURES, TRUMP_FEATURES
+    from bonken_sim.model_features import base_features, trump_features
+
+    coef = np.random.default_rng(8).normal(size=(12, 4, len(FULL_FEATURES)))
+    vt = value_tables(coef)
+    hands = np.array([deal_hands(6, d) for d in range(100)], np.uint64).reshape(-1)
+    x = np.zeros((len(hands), 12, len(FULL_FEATURES)))
+    x[:, :, 0] = 1.0
+    base = base_features(hands)
+    for j, name in enumerate(BASE_FEATURES):
+        x[:, :, 1 + j] = base[name][:, None]
+    for t in range(4):  # troeven with suit t is variant 7 + t; NT has no trump features
+        tf = trump_features(hands, t)
+        for name in TRUMP_FEATURES:
+            x[:, 7 + t, FULL_FEATURES.index(name)] = tf[name]
+    for rel in range(4):
+        ref = np.einsum("nvf,vf->nv", x, coef[:, rel, :])
+        got = [[seat_value(h, v, rel, vt) for v in range(12)] for h in hands]
+        assert np.allclose(got, ref, rtol=0, atol=1e-9), rel
+
+
 @pytest.fixture(scope="module")
 def many():
     return play_games(100_000, 2026, BASIC, ["basic"], threads=2)
