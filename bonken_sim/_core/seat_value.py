@@ -19,11 +19,9 @@ the numpy specification does.
 import numpy as np
 
 from ._jit import jit, popcnt
-from .cards import U0, U1, lowest
+from .cards import U0, U1, field, lowest
+from .ruleset import N_VARIANTS, TROEVEN_C, TROEVEN_NT
 
-N_VARIANTS = 12
-N_NEG = 7  # variants 0..6 negative, 7..10 troeven with a suit, 11 troeven NT
-_SUIT = np.uint64(0x1FFF)
 _BIT63 = np.uint64(1 << 63)
 N_SHAPE = 17
 
@@ -36,7 +34,7 @@ _UNGUARDED = 16  # 16, 17, 18: K, Q, J
 _TRUMP_LEN, _TRUMP_HON, _SIDE_ACES, _SIDE_KINGS, _SIDE_VOIDS, _SIDE_SINGLES = (
     19, 20, 21, 22, 23, 24,
 )  # fmt: skip
-HEARTS = 2
+_HEARTS_SUIT = 2
 
 
 @jit
@@ -54,7 +52,7 @@ def value_tables(coef):
     card_v = np.zeros((N_VARIANTS, 4, 64))
     shape = np.zeros((N_VARIANTS, 4, N_SHAPE))
     for v in range(N_VARIANTS):
-        t = v - N_NEG if N_NEG <= v < 11 else -1  # the trump suit; -1: none (or NT)
+        t = v - TROEVEN_C if TROEVEN_C <= v < TROEVEN_NT else -1  # the trump suit; -1: none
         for rel in range(4):
             w = coef[v, rel]
             shape[v, rel, 0] = w[_CONST]
@@ -77,7 +75,7 @@ def value_tables(coef):
                 x += w[_LOW] if r <= 3 else 0.0  # 2 to 5
                 x += w[_TWOS] if r == 0 else 0.0
                 x += w[_EIGHTS] if r == 6 else 0.0
-                if s == HEARTS:
+                if s == _HEARTS_SUIT:
                     x += w[_HEARTS]
                     x += w[_HEARTS_HIGH] if r >= 8 else 0.0  # T and up
                     x += w[_KH] if r == 11 else 0.0
@@ -103,10 +101,10 @@ def _unguarded(f, r):
 @jit(_nrt=False)
 def hand_shape(h):
     """The four suit lengths, the longest, and the numbers of unguarded K, Q and J."""
-    f0 = h & _SUIT
-    f1 = (h >> np.uint64(13)) & _SUIT
-    f2 = (h >> np.uint64(26)) & _SUIT
-    f3 = h >> np.uint64(39)
+    f0 = field(h, 0)
+    f1 = field(h, 1)
+    f2 = field(h, 2)
+    f3 = field(h, 3)
     n0 = np.int64(popcnt(f0))
     n1 = np.int64(popcnt(f1))
     n2 = np.int64(popcnt(f2))
