@@ -22,7 +22,6 @@ from .cards import (
     lo_card,
     lowest,
     npop,
-    smear_down,
 )
 from .playout import domino_after
 from .ruleset import ACES_HIGH, BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN
@@ -31,6 +30,7 @@ from .strategy_basic import (
     domino_choice,
     keep_min,
     laatste_choice,
+    masters,
     neg_follow,
     void_in,
 )
@@ -46,12 +46,6 @@ SAFE_HEART = 40
 # laatste_slag: the keep-score endgame starts with this many cards in hand (basic: 4).
 ENDGAME = 4
 ACE_OF_HEARTS = np.int64(2 * 13 + 12)
-
-
-@jit
-def _above_out(out, s):
-    """Cards of suit ``s`` above every outstanding card of that suit (the masters)."""
-    return SUIT_MASKS[s] & ~smear_down(out)
 
 
 # --- negative trick contracts ---------------------------------------------------------
@@ -151,7 +145,7 @@ def adv_neg_follow(H, L, out, pen, top, tpen, pos, wcard, led, holder, contract)
     # the trick whatever I play: as if last (not in bukken, where it measured a loss).
     sure = pos == 3 or (contract != BUKKEN and (out & above(lowest(L))) == U0)
     if sure:
-        doomed = L & pen & _above_out(out, led)
+        doomed = L & pen & masters(SUIT_MASKS[led], out)
         if doomed != U0 and not tpen:
             return highest(doomed)  # a master penalty card I would win later anyway
         return highest(nonpen) if nonpen != U0 else highest(L)
@@ -316,7 +310,7 @@ def adv_troeven_follow(L, out, trump, voids, pos, led, wcard, later):
     if pos == 3:
         return lowest(beat) if beat != U0 else lowest(L)
     safe = led == trump or (out & tr) == U0 or ruffers(voids, later, led, trump) == 0
-    u = beat & ~smear_down(out) if safe else U0
+    u = masters(beat, out) if safe else U0
     return lowest(u) if u != U0 else lowest(L)
 
 
@@ -332,7 +326,7 @@ def adv_troeven_void(H, out, trump, voids, pos, led, wcard, later, stake_w):
             if w != U0:
                 if pos == 3 or ruffers(voids, later, led, trump) == 0:
                     return lowest(w)
-                wm = w & ~smear_down(out)
+                wm = masters(w, out)
                 if wm != U0:
                     return lowest(wm)
                 if stake_w > 0:

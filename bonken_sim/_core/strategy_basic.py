@@ -227,7 +227,7 @@ def troeven_lead(H, out, trump, voids, me):
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
     outt = out & tr
     myt = H & tr
-    mine_master = H & ~smear_down(out)
+    mine_master = masters(H, out)
     if myt != U0 and outt != U0 and (mine_master & tr) != U0:
         nm = npop(myt)
         if 2 * nm >= npop(outt) or nm >= 4:
@@ -258,15 +258,15 @@ def troeven_follow(L, out, trump, voids, pos, led, wcard, later):
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
     ruffed = (trump >= 0) & (wcard // 13 == trump) & (led != trump)
     beat = L & above(wcard) if not ruffed else U0
-    safe = (led == trump) | ((out & tr) == U0) | (((voids >> led) & _SPREAD[later]) == 0)
-    u = beat & ~smear_down(out) if safe else U0  # my winners above every outstanding card
+    safe = (led == trump) | ((out & tr) == U0) | (not void_in(voids, later, led))
+    u = masters(beat, out) if safe else U0  # my winners above every outstanding card
     u = beat if pos == 3 else u
     return lowest(u if u != U0 else L)
 
 
 @jit
 def troeven_void(H, out, trump, voids, pos, led, wcard, later):
-    mine_master = H & ~smear_down(out)
+    mine_master = masters(H, out)
     if trump >= 0:
         tr = SUIT_MASKS[trump]
         myt = H & tr
