@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from bonken_sim._core.rng import seed_key
-from bonken_sim.bench_baseline import baseline_playouts, tuned_playouts
+from bonken_sim.bench_baseline import baseline_playouts, cpu_rate, tuned_playouts
 from bonken_sim.games import play_games
 
 # deal-playouts per core, over the 2.1 M/s of the issue's tuned kernel
@@ -35,12 +35,7 @@ TARGET_RATIOS = {"basic": 150_000 * 11 / 2 / 2.1e6, "advanced": 60_000 * 11 / 2 
 
 def yardstick_rate(key, start: int, deals: int = 100_000) -> float:
     """Playouts per CPU-second of the faster yardstick kernel, on this thread."""
-    rates = []
-    for kern in (baseline_playouts, tuned_playouts):
-        t0 = time.thread_time()
-        kern(key, start, deals)
-        rates.append(deals / (time.thread_time() - t0))
-    return max(rates)
+    return max(cpu_rate(k, key, start, deals) for k in (baseline_playouts, tuned_playouts))
 
 
 def main() -> None:

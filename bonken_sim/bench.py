@@ -207,7 +207,7 @@ def _yardstick(
     The tiers and the kernels are timed in turns, repeat by repeat, in CPU seconds of this
     thread: a ratio so taken barely moves with other load on the machine (wall-clock rates on
     a shared machine swing by a third)."""
-    from .bench_baseline import baseline_playouts, tuned_playouts
+    from .bench_baseline import baseline_playouts, cpu_rate, tuned_playouts
 
     kernels = {"plain": baseline_playouts, "tuned": tuned_playouts}
     for kern in kernels.values():
@@ -217,9 +217,7 @@ def _yardstick(
     for r in range(repeats):
         start = 3 * 10**9 + r * deals
         for name, kern in kernels.items():
-            t0 = time.thread_time()
-            kern(key, start, deals)
-            cpu[name].append(deals / (time.thread_time() - t0))
+            cpu[name].append(cpu_rate(kern, key, start, deals))
         for sname, sid in strategies.items():
             bufs = _alloc(deals, 12)
             strat = np.full(4, sid, np.int64)

@@ -145,6 +145,14 @@ def tuned_playouts(key, start, n):
     return total
 
 
+def cpu_rate(kernel, key, start: int, deals: int) -> float:
+    """Playouts per CPU-second of this thread of a yardstick ``kernel`` on deals ``start …
+    start+deals−1`` (CPU time barely moves with other load on a shared machine)."""
+    t0 = time.thread_time()
+    kernel(key, start, deals)
+    return deals / (time.thread_time() - t0)
+
+
 def baseline_rate(deals: int, repeats: int, seed: int = 1) -> tuple[float, list[float]]:
     """Median playouts/s of the baseline kernel on this thread (wall clock, as the engine's
     single-thread rates in ``bench``), and the samples."""
@@ -160,4 +168,4 @@ def baseline_rate(deals: int, repeats: int, seed: int = 1) -> tuple[float, list[
     return float(np.median(rates)), rates
 
 
-__all__ = ["baseline_playouts", "baseline_rate", "select_bit", "tuned_playouts"]
+__all__ = ["baseline_playouts", "baseline_rate", "cpu_rate", "select_bit", "tuned_playouts"]
