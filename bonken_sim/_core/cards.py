@@ -42,6 +42,17 @@ def field(m, s):
 
 
 @jit
+def suits_held(m):
+    """Bit per suit: the suits ``m`` has a card in."""
+    return (
+        np.int64(field(m, 0) != U0)
+        | (np.int64(field(m, 1) != U0) << 1)
+        | (np.int64(field(m, 2) != U0) << 2)
+        | (np.int64(field(m, 3) != U0) << 3)
+    )
+
+
+@jit
 def kth_lowest(m, k):
     """Card index of the k-th (0-based) lowest set bit."""
     for _ in range(k):
