@@ -22,6 +22,7 @@ from .cards import (
     lo_card,
     lowest,
     npop,
+    suits_held,
 )
 from .playout import domino_after
 from .ruleset import ACES_HIGH, BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN
@@ -183,10 +184,11 @@ def adv_neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts, contract, st
         if mh != U0 and oh != U0 and highest(mh) < lowest(oh):
             a_bonus -= SAFE_HEART  # the hearts are the only class of hartenjagen
     best = np.int64(-1)
-    for s in range(4):
+    held = suits_held(H)  # as in basic: only the suits held
+    while held:
+        s = lowest(np.uint64(held))
+        held &= held - 1
         hs = field(H, s)
-        if hs == U0:
-            continue
         base, top_r, gap_ok, po_low = discard_suit_terms(hs, field(out, s), field(pen_out, s))
         tou = field(top_out, s)
         to_low = lowest(tou) if tou != U0 else 99
