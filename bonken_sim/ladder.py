@@ -164,15 +164,31 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
     return replace(sp, scores=scores)
 
 
+# The ladder keeps every deal's scores of every rung in memory (about 0.4 KB a deal at the
+# peak), so the count is capped where that stays a few GB; 10 million deals already give CIs
+# a hundredth of a point wide.
+MAX_DEALS = 10_000_000
+
+
 def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, Any]:
     """Every rung of the ladder on ``deals`` deals of ``seed``."""
+    if deals < 2:
+        raise ValueError(
+            f"--deals must be at least 2 (a confidence interval needs two), got {deals}"
+        )
+    if deals > MAX_DEALS:
+        raise ValueError(
+            f"--deals must be at most {MAX_DEALS:,} for the ladder (it holds every deal in "
+            f"memory), got {deals:,}"
+        )
     models = load_models()
     rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}
-    sp = self_play(deals, seed + 1, "basic", threads)
+    second = (seed + 1) % 2**64  # the choice and doubling rungs' deals (seeds are 64-bit)
+    sp = self_play(deals, second, "basic", threads)
     ch = choice_rung(sp, models, seed)
     dbl = doubling_rung(sp, models, ch.pop("picked"))
     # The same policy against advanced seats that play the doubled deals stake-aware.
-    spa = self_play(deals, seed + 1, "advanced", threads)
+    spa = self_play(deals, second, "advanced", threads)
     picked = choice_rung(spa, models, seed)["picked"]
     dbl_aware = doubling_rung(replay_with_stakes(spa, models, picked, "advanced"), models, picked)
     return {

@@ -52,16 +52,18 @@ def test_basic_beats_random_in_every_variant(ladder):
 
 
 def test_advanced_beats_basic_where_its_rules_are_worth_most(ladder):
-    """At 3000 deals only gains many standard errors wide are asserted (each measured near
-    +3 points with a CI half-width near 0.1 at 20k deals); the full claim is the README's
-    100k-deal table."""
+    """The issue's rule on 3,000 seeded deals: advanced is never significantly worse than
+    basic, and significantly better in at least four of hartenjagen, herenboeren, vrouwen,
+    laatste_slag, domino and troeven (troeven counted only when every suit trump is)."""
     rung = ladder["card_play"]["basic->advanced"]
     assert set(rung) == set(NAMES)
-    for name in ("hartenjagen", "herenboeren", "vrouwen"):
-        iv = rung[name]
-        assert iv.lo > 0, f"{name}: advanced hero gain {iv.mean:+.2f} [{iv.lo:.2f}, {iv.hi:.2f}]"
     for name, iv in rung.items():
-        assert iv.mean > -1.0, f"{name}: advanced hero gain {iv.mean:+.2f}"
+        assert iv.hi >= 0, f"{name}: advanced worse, {iv.mean:+.3f} [{iv.lo:.3f}, {iv.hi:.3f}]"
+    better = {name for name in NAMES if rung[name].lo > 0}
+    contracts = {"hartenjagen", "herenboeren", "vrouwen", "laatste_slag", "domino"} & better
+    if {"troeven_C", "troeven_D", "troeven_H", "troeven_S"} <= better:
+        contracts.add("troeven")
+    assert len(contracts) >= 4, f"significantly better only in {sorted(contracts)}"
 
 
 def test_stake_aware_doubling_rung_replays_only_the_doubled_deals():
@@ -125,6 +127,8 @@ def test_ladder_command_json_and_file(tmp_path):
     "args, message",
     [
         (["--deals", "0"], "--deals must be positive"),
+        (["--deals", "1"], "--deals must be at least 2"),
+        (["--deals", "1e10"], "--deals must be at most 10,000,000"),
         (["--deals", "1.5"], "--deals"),
         (["--seed", "x"], "--seed"),
         (["--out", "/no/such/dir/l.json"], "cannot write --out"),
@@ -134,3 +138,12 @@ def test_ladder_command_errors(args, message):
     res = CliRunner().invoke(cli, ["ladder", *args])
     assert res.exit_code == 2
     assert message in res.output
+
+
+def test_ladder_takes_the_largest_seed():
+    """The choice and doubling rungs play the next seed, which wraps at 2**64."""
+    res = CliRunner().invoke(
+        cli, ["ladder", "--deals", "50", "--seed", str(2**64 - 1), "--out", "-", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["seed"] == 2**64 - 1
