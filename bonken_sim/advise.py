@@ -315,12 +315,18 @@ class Played:
     cpu_seconds: dict[str, float] = field(default_factory=dict)
 
 
-def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS, reference: bool = True) -> Played:
+def play(
+    cfg: AdviseConfig,
+    chunk: int = CHUNK_DEALS,
+    reference: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Played:
     """Play the conditional and the reference deals on ``cfg.threads`` threads.
 
-    The two streams' chunks are interleaved in one pool, at most two per thread in flight
-    (memory stays bounded, and Ctrl-C cancels what has not started). ``reference=False``
-    plays the conditional deals only (the benchmark times them apart).
+    The two streams' chunks are made as they are needed and interleaved in one pool, at most
+    two per thread in flight (memory stays bounded whatever ``cfg.deals`` is, and Ctrl-C
+    cancels what has not started). ``reference=False`` plays the conditional deals only (the
+    benchmark times them apart). ``progress(done, total)`` hears of every conditional chunk.
     """
     variants = np.array([v.id for v in cfg.variants], np.int64)
     strat = strategy_array(cfg.strategies)
@@ -340,18 +346,19 @@ def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS, reference: bool = True) ->
         scores = reference_scores(variants, strat, cfg.seed, start, n, rules)
         return "reference", Sums.of(scores, me), time.thread_time() - c0
 
-    tasks: list[tuple[Callable[[int, int], tuple[str, Sums, float]], int, int]] = []
-    for start, n in _chunks(cfg.deals, chunk):
-        tasks.append((cond_task, start, n))
-        if reference:
-            tasks.append((ref_task, start, n))
+    def tasks() -> Iterator[tuple[Callable[[int, int], tuple[str, Sums, float]], int, int]]:
+        for start, n in _chunks(cfg.deals, chunk):
+            yield cond_task, start, n
+            if reference:
+                yield ref_task, start, n
+
     totals = {"conditional": Sums.zeros(nv), "reference": Sums.zeros(nv)}
     _load_kernels(reference, rules)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-advise")
     try:
         pending: list[Future[tuple[str, Sums, float]]] = []
-        queue = iter(tasks)
+        queue = tasks()
         for fn, start, n in queue:
             pending.append(pool.submit(fn, start, n))
             if len(pending) >= 2 * cfg.threads:
@@ -360,6 +367,8 @@ def play(cfg: AdviseConfig, chunk: int = CHUNK_DEALS, reference: bool = True) ->
             which, sums, seconds = pending.pop(0).result()
             totals[which].add(sums)
             cpu[which] += seconds
+            if progress is not None and which == "conditional":
+                progress(totals[which].n, cfg.deals)
             nxt = next(queue, None)
             if nxt is not None:
                 fn, start, n = nxt
@@ -484,15 +493,21 @@ def _model_values(cfg: AdviseConfig) -> dict[str, float]:
     return {n: float(x) for n, x in zip(names, rel, strict=True)}
 
 
-def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
-    """Simulate and return the advice as one JSON-ready document (see the README)."""
+def advise(
+    cfg: AdviseConfig,
+    chunk: int = CHUNK_DEALS,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Simulate and return the advice as one JSON-ready document (see the README).
+
+    ``progress(done, total)`` is called as the conditional deals are played."""
     if cfg.reference_run is not None:
         from .advise_reference import reference_sums
 
         t0 = time.perf_counter()
         ref = reference_sums(cfg)
         ref_seconds = time.perf_counter() - t0
-        played = play(cfg, chunk=chunk, reference=False)
+        played = play(cfg, chunk=chunk, reference=False, progress=progress)
         played.ref = ref
         played.cpu_seconds["reference_read"] = ref_seconds
         reference = (
@@ -500,7 +515,7 @@ def advise(cfg: AdviseConfig, chunk: int = CHUNK_DEALS) -> dict[str, Any]:
             "(dealer seat 0, same strategies, ruleset and engine)"
         )
     else:
-        played = play(cfg, chunk=chunk)
+        played = play(cfg, chunk=chunk, progress=progress)
         reference = (
             f"the seat's mean over deals 0..{cfg.deals - 1} of the seed, unconditional, "
             "as bonken-sim run deals and plays them (dealer seat 0)"

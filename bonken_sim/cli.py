@@ -1037,11 +1037,16 @@ def advise(
     except AdviseError as exc:
         raise UserError(str(exc)) from None
     from .advise_reference import ReferenceError
+    from .console import ProgressBar
 
+    bar = ProgressBar() if sys.stderr.isatty() else None
     try:
-        doc = run_advise(cfg)
+        doc = run_advise(cfg, progress=bar)
     except ReferenceError as exc:
         raise UserError(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.clear()
     if as_json:
         click.echo(json.dumps(doc, indent=1))
         return

@@ -170,17 +170,24 @@ def parse_variant(text: str, ruleset: object = None) -> Variant:
 
 def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
     """A comma list of variants; ``all`` means all twelve and ``troeven`` all five trumps."""
-    items = [t for t in (s.strip() for s in text.split(",")) if t]
-    if not items:
+    items = [s.strip() for s in text.split(",")]
+    if items == [""]:
         raise ValueError("no contract given")
+    if "" in items:
+        raise ValueError(f"an empty name in the list {text!r} (a comma too many?)")
     out: list[Variant] = []
+    named: set[Variant] = set()  # named one by one: a repeat is a slip, not a set union
     for item in items:
         if item.lower() == "all":
             new = list(VARIANTS)
         elif item.lower() == "troeven":
             new = [v for v in VARIANTS if v.contract is Contract.TROEVEN]
         else:
-            new = [parse_variant(item, ruleset)]
+            v = parse_variant(item, ruleset)
+            if v in named:
+                raise ValueError(f"{item!r} is listed twice in {text!r}")
+            named.add(v)
+            new = [v]
         out.extend(v for v in new if v not in out)
     return sorted(out, key=lambda v: v.id)
 
@@ -216,7 +223,9 @@ def parse_card(text: str) -> int:
 def parse_hand(text: str) -> int:
     """A list of cards in any order and separator → a bitmask; rejects duplicates."""
     mask = 0
-    for tok in re.split(r"[\s,;]+", text.strip()):
+    # Anything that cannot be part of a card separates cards: spaces, commas, slashes, dashes,
+    # the emoji selector after a suit symbol.
+    for tok in re.split(r"[^0-9A-Za-z♣♦♥♠]+", text.strip()):
         if not tok:
             continue
         c = parse_card(tok)

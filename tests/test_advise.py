@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from bonken_sim.advise import (
     advise,
     conditional_scores,
     make_config,
+    play,
     reference_scores,
 )
 from bonken_sim.rules import VARIANT_NAMES, parse_card, parse_hand
@@ -206,3 +208,34 @@ def test_reference_deals_are_those_of_a_run():
         part = df[df.variant == name].sort_values("deal")
         for p in range(4):
             assert np.array_equal(part[f"score_{p}"].to_numpy(), ref[:, j, p])
+
+
+def test_progress_counts_the_conditional_deals():
+    seen = []
+    advise(
+        make_config(MIXED, deals=9000, seed=3, threads=2),
+        chunk=4096,
+        progress=lambda d, t: seen.append((d, t)),
+    )
+    assert [d for d, _ in seen] == [4096, 8192, 9000] and {t for _, t in seen} == {9000}
+
+
+def test_work_is_made_as_it_is_needed():
+    """A billion deals do not build the list of every chunk first (memory would grow with
+    --deals: some 50 MB of task tuples here), and stopping at the first chunk stops."""
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop
+
+    cfg = make_config(MIXED, deals=10**9, seed=3, threads=2)
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop):
+            play(cfg, progress=stop)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * 2**20, f"{peak / 2**20:.0f} MB traced"

@@ -40,6 +40,8 @@ def error_of(capsys, *args) -> str:
         (["--hand", HAND, "--seat", "north"], "--seat must be one of"),
         (["--hand", HAND, "--available", "bukken,klaverjas"], "unknown contract 'klaverjas'"),
         (["--hand", HAND, "--available", "troeven_X"], "unknown trump 'X'"),
+        (["--hand", HAND, "--available", "bukken,,vrouwen"], "an empty name in the list"),
+        (["--hand", HAND, "--available", "bukken,Bukken"], "'Bukken' is listed twice"),
         (["--hand", HAND, "--available", "troeven", "--trump-used"], "leaves nothing to choose"),
         (["--hand", HAND, "--deals", "0"], "--deals must be positive"),
         (["--hand", HAND, "--deals", "lots"], "--deals must be a positive whole number"),
@@ -62,7 +64,7 @@ def test_cards_in_any_notation_give_the_same_advice(capsys):
     args = ["--deals", "300", "--seed", "5", "--json", "--threads", "1"]
     code, a, _ = run(capsys, "--hand", HAND, *args)
     assert code == 0
-    code, b, _ = run(capsys, "--hand", "8c,6c 5C;4c  qc jd 10d 9D 3h, 2H 7s ks As", *args)
+    code, b, _ = run(capsys, "--hand", "8c,6c 5C;4c  qc/jd 10d-9D 3♥️, 2H|7s ks As", *args)
     assert code == 0
     da, db = json.loads(a), json.loads(b)
     assert da["hand"] == db["hand"]
