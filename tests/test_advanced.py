@@ -12,6 +12,7 @@ from bonken_sim._core import strategy_basic as B
 from bonken_sim._core.playout_advanced import STRAT_ADVANCED, play_staked
 from bonken_sim._core.ruleset import (
     ACES_HIGH,
+    BUKKEN,
     HARTENHEER,
     HARTENJAGEN,
     HERENBOEREN,
@@ -147,6 +148,45 @@ def test_drill_lead_under_an_outstanding_king():
     c = A.adv_neg_lead(u(H), u(H), u(out), u(PEN_HB), u(TOP_HB), 0, 14, HERENBOEREN, False)
     assert c == card("5S")  # the longest suit whose K/J sits above all my cards, led low
     assert B.neg_lead(u(H), u(out), u(PEN_HB)) == card("2C")
+
+
+def test_safe_high_leads_the_highest_card_of_the_shortest_fresh_suit():
+    H = m("AS", "KS", "2C", "3C", "9C", "2D", "3D", "4D")  # three fresh suits, no hearts
+    out = ALL & ~H
+    c = A.adv_neg_lead(u(H), u(H), u(out), u(PEN_HJ), u(0), 0, 14, HARTENJAGEN, False)
+    assert c == card("AS")  # not KS (the lowest), 9C or 4D (longer suits)
+    assert B.neg_lead(u(H), u(out), u(PEN_HJ)) == card("2C")  # basic exits low
+
+
+SPADE_VOID_OF_SEAT_2 = 1 << (4 * 2 + 3)
+
+
+@pytest.mark.parametrize(
+    ("contract", "qs_out", "voids", "risky", "spades_played", "lead"),
+    [
+        (VROUWEN, False, 0, 14, "", "AS"),  # the control: Q♠ gone, spades fresh
+        (VROUWEN, True, 0, 14, "", "2D"),  # the Q♠ is outstanding
+        (HARTENJAGEN, False, SPADE_VOID_OF_SEAT_2, 14, "", "2D"),  # an opponent void in ♠
+        (VROUWEN, False, SPADE_VOID_OF_SEAT_2, 14 & ~(1 << 2), "", "AS"),  # ...known clean
+        (HARTENJAGEN, False, 0, 14, "23456", "2D"),  # 5 spades out, one short of fresh
+        (BUKKEN, False, 0, 14, "", "2D"),  # never in bukken
+    ],
+    ids=["fires", "penalty-out", "void", "void-clean", "not-fresh", "bukken"],
+)
+def test_safe_high_needs_a_fresh_suit_without_risky_voids_or_penalty_cards_out(
+    contract, qs_out, voids, risky, spades_played, lead
+):
+    """The spades are the only candidate suit (4 diamonds out, the Q♦ played): where the
+    rule does not fire the lead is L4's, which here is basic's 2D."""
+    H = m("AS", "KS", *(r + "D" for r in "23456789"))
+    out = ALL & ~H & ~m("QD", *(r + "S" for r in spades_played))
+    if not qs_out:
+        out &= ~m("QS")
+    pen = {VROUWEN: PEN_VR, HARTENJAGEN: PEN_HJ, BUKKEN: 0}[contract]
+    top = PEN_VR if contract == VROUWEN else 0
+    c = A.adv_neg_lead(u(H), u(H), u(out), u(pen), u(top), voids, risky, contract, False)
+    assert c == card(lead)
+    assert B.neg_lead(u(H), u(out), u(pen)) == card("2D")
 
 
 def test_doomed_master_queen_is_taken_on_a_trick_won_anyway():
