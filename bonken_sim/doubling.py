@@ -4,9 +4,10 @@ A double of seat t by seat d is a bet on ``s_d − s_t``. Seat d estimates it fr
 only: its own expected score from the EV model; the chooser's as the contract's mean plus the
 chooser's selection bonus; another non-chooser's as what is left of the contract's total,
 shared equally. The policy doubles when the estimate exceeds the variant's fitted θ (θ for
-the chooser as target, θ for a non-chooser), doubles back someone who doubled it only above
-2θ, makes at most two doubles unless every estimate is above 2θ, and the chooser only
-doubles back.
+the chooser as target, θ for a non-chooser), doubles back someone who doubled it only above a
+stricter threshold θ_back fitted apart on the deals where that happens (one for the chooser,
+one for a non-chooser), makes at most two doubles unless every estimate is above its θ_back,
+and the chooser only doubles back.
 """
 
 from __future__ import annotations
@@ -64,16 +65,26 @@ def edge_estimates(
     return est
 
 
-def thresholds(models: Models, variant: str) -> tuple[float, float]:
-    """(θ against the chooser, θ against a non-chooser) for ``variant``."""
+THRESHOLD_KEYS = ("theta_chooser", "theta_other", "theta_back_chooser", "theta_back_other")
+
+
+def thresholds(models: Models, variant: str) -> tuple[float, float, float, float]:
+    """(θ against the chooser, θ against a non-chooser, θ_back of the chooser, θ_back of a
+    non-chooser) for ``variant``; ∞ where the fit found that such doubles never paid."""
     entry = models.doubling.get(variant)
     if not entry:
         raise ValueError(f"the models have no doubling thresholds for {variant}")
+    missing = [k for k in THRESHOLD_KEYS if k not in entry]
+    if missing:
+        raise ValueError(
+            f"the models have no {', '.join(missing)} for {variant} (refit them: make fit)"
+        )
 
     def value(key: str) -> float:  # null: doubling that target never paid in the fit
         return np.inf if entry[key] is None else float(entry[key])
 
-    return value("theta_chooser"), value("theta_other")
+    th_c, th_o, back_c, back_o = (value(k) for k in THRESHOLD_KEYS)
+    return th_c, th_o, back_c, back_o
 
 
 def doubles_from_estimates(
@@ -81,23 +92,26 @@ def doubles_from_estimates(
 ):
     """The policy's one pass: doubled[i, d, t] = seat d doubled seat t on deal i.
 
-    ``chooser_starts`` (the house rule): the chooser may start doubles, under the same rules
-    as the others, instead of only doubling back (RULES.md §5)."""
+    ``theta`` as ``thresholds`` gives it. ``chooser_starts`` (the house rule): the chooser may
+    start doubles, under the same rules as the others, instead of only doubling back
+    (RULES.md §5)."""
     n = est.shape[0]
     chooser = (dealer + 2) % 4
     doubled = np.zeros((n, 4, 4), dtype=bool)
     for d in pass_order(dealer):
         targets = [t for t in range(4) if t != d]
         th = np.array([theta[0] if t == chooser else theta[1] for t in targets])
+        th_back = theta[2] if d == chooser else theta[3]
         e = est[:, d, targets]
         back = doubled[:, targets, d]  # the target doubled d earlier in the pass
-        need = np.where(back, 2 * th, th)
+        need = np.where(back, th_back, th)
         ok = e > need
         if d == chooser and not chooser_starts:
             ok &= back
         else:
-            # At most two doubles, unless every estimate clears 2θ ("zaal" only when strong).
-            zaal = (e > 2 * th).all(axis=1)
+            # At most two doubles, unless every estimate clears θ_back ("zaal" only when
+            # strong: the others may gang up on a seat that doubled everyone).
+            zaal = (e > th_back).all(axis=1)
             three = ok.all(axis=1) & ~zaal
             weakest = np.argmin(e - need, axis=1)
             ok[three, weakest[three]] = False

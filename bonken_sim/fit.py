@@ -119,7 +119,75 @@ def fit_doubling(hands, scores, ev, mean, bonus, chosen) -> dict[str, dict[str, 
                 round(float(g[made].mean()), 3) if made.any() else None
             )
             entry[f"corr_{kind}"] = round(float(np.corrcoef(e, g)[0, 1]), 3)
+        back = fit_double_back(est, s, entry)
+        for kind in BACK_PAIRS:
+            # Too few opportunities among the chosen deals (a doubled troeven chooser is
+            # rare): fit that θ_back on all deals, as θ is for a variant seldom chosen.
+            if selected and back[kind]["back_opportunities"] < MIN_BACK_OPPORTUNITIES:
+                est_all = edge_estimates(models, fc, name, chooser_bonus=bonus[name])
+                back[kind] = fit_double_back(est_all, scores[:, v, :].astype(np.float64), entry)[
+                    kind
+                ]
+                back[kind]["back_fitted_on"] = "all"
+            for key, value in back[kind].items():
+                entry[f"{key}_{kind}"] = value
         out[name] = entry
+    return out
+
+
+# Doubling back: seat d may double back a seat t that doubled it earlier in the pass (the
+# chooser, last in the pass, only doubles back). The pairs (d, t) with t before d in the pass
+# D+3, D, D+1, chooser (dealer seat 0: 3, 0, 1, then 2):
+BACK_PAIRS = {
+    "chooser": [(CHOOSER, t) for t in (3, 0, 1)],
+    "other": [(0, 3), (1, 3), (1, 0)],
+}
+
+
+MIN_BACK_OPPORTUNITIES = 1000
+
+
+def fit_double_back(
+    est: np.ndarray, s: np.ndarray, entry: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """θ_back for the chooser and for a non-chooser, fitted like θ but only on the
+    opportunities that arise: the deals where the target doubled the seat first (under the
+    fitted θ). A seat that doubled you has signalled a strong hand, so your own estimate of
+    the edge over it is too high there; the fit finds how much higher the bar must be. The
+    grid starts at θ against a non-chooser (every target here is one): doubling back is never
+    easier than doubling first. ``est`` and ``s`` are fit_doubling's for one variant.
+    Returns per kind (``chooser``, ``other``) the entries without the kind suffix."""
+    from .doubling import doubles_from_estimates
+
+    def first(key: str) -> float:
+        return np.inf if entry[key] is None else float(entry[key])
+
+    theta_other = first("theta_other")
+    # First doubles only (θ_back = ∞): t acts before d, so t's double of d is never a double
+    # back (t's cap of two may still differ slightly once t doubles back others too).
+    doubled = doubles_from_estimates(est, (first("theta_chooser"), theta_other, np.inf, np.inf))
+    out: dict[str, dict[str, Any]] = {}
+    for kind, pairs in BACK_PAIRS.items():
+        hit = np.concatenate([doubled[:, t, d] for d, t in pairs])
+        e = np.concatenate([est[:, d, t] for d, t in pairs])[hit]
+        g = np.concatenate([s[:, d] - s[:, t] for d, t in pairs])[hit]
+        theta = np.inf
+        per_opp_best = 0.0
+        if len(g) and np.isfinite(theta_other):
+            grid = THETA_GRID[THETA_GRID >= theta_other]
+            per_opp = np.array([(g * (e > th)).sum() for th in grid]) / len(g)
+            best = int(np.argmax(per_opp))
+            if per_opp[best] > 0:  # else doubling back never paid: θ_back = null (never)
+                theta, per_opp_best = float(grid[best]), float(per_opp[best])
+        made = e > theta
+        out[kind] = {
+            "theta_back": theta if np.isfinite(theta) else None,
+            "back_fitted_on": entry["fitted_on"],
+            "back_opportunities": int(len(g)),
+            "back_gain_per_opportunity": round(per_opp_best, 3),
+            "back_rate": round(float(made.mean()), 4) if len(g) else 0.0,
+            "back_gain_per_double": round(float(g[made].mean()), 3) if made.any() else None,
+        }
     return out
 
 

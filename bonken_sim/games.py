@@ -18,6 +18,7 @@ from ._core import game as G
 from ._core.rng import seed_key
 from ._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
 from .choice import NAMES, Models, load_models
+from .doubling import thresholds
 from .model_features import VARIANT_FEATURES
 
 BASE_FEATURES = (
@@ -128,7 +129,7 @@ class ModelArrays:
     mean: np.ndarray  # (12, 4)
     bonus: np.ndarray  # (12,)
     tau: np.ndarray  # (4,): tau[k] for k chooser turns left (k <= 1: the call is forced)
-    theta: np.ndarray  # (12, 2): against the chooser, against a non-chooser (inf: never)
+    theta: np.ndarray  # (12, 4): doubling.thresholds per variant (inf: never)
 
 
 def model_arrays(models: Models) -> ModelArrays:
@@ -140,13 +141,10 @@ def model_arrays(models: Models) -> ModelArrays:
     mean = np.array([[models.mean[n][r] for r in range(4)] for n in NAMES], dtype=np.float64)
     bonus = np.array([models.choice.get("selection_bonus", {}).get(n, 0.0) for n in NAMES])
     tau = np.array([-np.inf, -np.inf, models.tau(2), models.tau(3)])
-    theta = np.full((12, 2), np.inf)
+    theta = np.full((12, 4), np.inf)
     for v, name in enumerate(NAMES):
-        entry = models.doubling.get(name)
-        if entry:
-            for j, key in enumerate(("theta_chooser", "theta_other")):
-                if entry[key] is not None:
-                    theta[v, j] = float(entry[key])
+        if models.doubling.get(name):
+            theta[v] = thresholds(models, name)
     return ModelArrays(coef, mean, bonus, tau, theta)
 
 

@@ -115,26 +115,60 @@ def test_settlement_is_zero_sum(raw, bits):
 
 
 def test_doubling_pass_rules():
-    theta = (5.0, 10.0)  # against the chooser (seat 2), against others
-    est = np.zeros((4, 4, 4))
-    # deal 0: seat 3 beats everyone by 15 → doubles at most two (not all three: 15 < 2θ=20)
-    est[0, 3, :] = 15.0
-    # deal 1: seat 3 beats everyone by 30 → all three (every estimate above 2θ)
+    # θ against the chooser (seat 2), against others; θ_back of the chooser, of a non-chooser
+    theta = (5.0, 10.0, 20.0, 14.0)
+    est = np.zeros((6, 4, 4))
+    # deal 0: seat 3 beats everyone by 13 → doubles at most two (not all three: 13 is below
+    # a non-chooser's θ_back of 14)
+    est[0, 3, :] = 13.0
+    # deal 1: seat 3 beats everyone by 30 → all three (every estimate above its θ_back)
     est[1, 3, :] = 30.0
-    # deal 2: seat 0 doubles the chooser; the chooser would gain 12 against seat 0 (> θ, < 2θ)
+    # deal 2: seat 0 doubles the chooser; the chooser would gain 12 against seat 0 (> θ, but
+    # below the chooser's θ_back of 20)
     est[2, 0, 2] = 6.0
     est[2, 2, 0] = 12.0
-    # deal 3: as deal 2 but the chooser's edge is 25 > 2θ → he doubles back; seat 1 doubles
+    # deal 3: as deal 2 but the chooser's edge is 25 > 20 → he doubles back; seat 1 doubles
     # no one; the chooser may not double seat 1 (who did not double him)
     est[3, 0, 2] = 6.0
     est[3, 2, 0] = 25.0
     est[3, 2, 1] = 50.0
+    # deal 4: seat 3 doubles seat 0; seat 0 doubles back at 16: above a non-chooser's θ_back
+    # (14), though the chooser's (20) would not have been met
+    est[4, 3, 0] = 11.0
+    est[4, 0, 3] = 16.0
+    # deal 5: as deal 4 at 12 (above θ = 10 against a non-chooser, below θ_back): no double
+    # back, and seat 0 may not double seat 3 as a first double either (seat 3 doubled him)
+    est[5, 3, 0] = 11.0
+    est[5, 0, 3] = 12.0
     d = D.doubles_from_estimates(est, theta)
     assert d[0, 3].sum() == 2 and not d[0, 3, 3]
     assert d[1, 3, [0, 1, 2]].all()
     assert d[2, 0, 2] and not d[2, 2, 0]
     assert d[3, 0, 2] and d[3, 2, 0] and not d[3, 2, 1]
+    assert d[4, 3, 0] and d[4, 0, 3]
+    assert d[5, 3, 0] and not d[5, 0, 3]
     assert not d[:, np.arange(4), np.arange(4)].any()
+
+
+def test_shipped_double_back_thresholds_are_fitted_and_stricter(shipped):
+    """θ_back is fitted on the opportunities that arise (the target doubled first) and is
+    never below θ against a non-chooser, the fit's lower bound (audit: it was 2θ, unfitted,
+    and so no stricter where the fitted θ is 0)."""
+    for name in C.NAMES:
+        th_c, th_o, back_c, back_o = D.thresholds(shipped, name)
+        entry = shipped.doubling[name]
+        for kind, back in (("chooser", back_c), ("other", back_o)):
+            assert entry[f"back_opportunities_{kind}"] >= 1000, (name, kind)
+            assert back >= th_o, (name, kind, back, th_o)
+        assert back_o > th_o, f"{name}: a non-chooser's θ_back {back_o} is not above θ {th_o}"
+
+
+def test_models_without_double_back_thresholds_are_refused(shipped):
+    doubling = {n: dict(e) for n, e in shipped.doubling.items()}
+    del doubling["vrouwen"]["theta_back_other"]
+    old = C.Models({**shipped.data, "doubling": doubling})
+    with pytest.raises(ValueError, match="theta_back_other for vrouwen"):
+        D.thresholds(old, "vrouwen")
 
 
 def test_fit_models_structure_and_choice_on_a_small_fit():
@@ -145,6 +179,8 @@ def test_fit_models_structure_and_choice_on_a_small_fit():
     for v in C.NAMES:
         assert len(m["ev"][v]["seat_2"]["coef"]) == 1 + len(VARIANT_FEATURES[v])
     assert sum(m["choice"]["chosen_share"].values()) == pytest.approx(1.0, abs=1e-3)
+    for v in C.NAMES:
+        assert len(D.thresholds(models, v)) == 4  # θ_back fitted too, for every variant
     hands = self_play(50, seed=12).hands[:, 2]
     assert set(C.choose(models, hands)) <= set(C.NAMES)
 

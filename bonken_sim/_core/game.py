@@ -133,6 +133,7 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_sta
         if pol[d] == DOUBLE_NEVER:
             continue
         own = own_ev[d]
+        th_back = theta[v, 2] if d == chooser else theta[v, 3]  # to double back
         starts = d != chooser or chooser_starts  # may double a seat that did not double him
         # what the seat expects a non-chooser to score
         other = (total - own) / 3.0 if d == chooser else (total - own - chooser_est) / 2.0
@@ -146,8 +147,8 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_sta
             th = th_chooser if t == chooser else th_other
             back = (bits >> (4 * t + d)) & 1 != 0
             # bitwise, not `and`/`or`: these outcomes are unpredictable branches
-            yes = (est > (2.0 * th if back else th)) & (back | starts)
-            all_zaal = all_zaal & (est > 2.0 * th)
+            yes = (est > (th_back if back else th)) & (back | starts)
+            all_zaal = all_zaal & (est > th_back)
             n_ok += yes
             ok |= np.int64(yes) << t
         if starts and n_ok == 3 and not all_zaal:
@@ -159,7 +160,7 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_sta
                     continue
                 est = own - (chooser_est if t == chooser else other)
                 th = th_chooser if t == chooser else th_other
-                need = 2.0 * th if (bits >> (4 * t + d)) & 1 else th
+                need = th_back if (bits >> (4 * t + d)) & 1 else th
                 if est - need < margin:
                     margin = est - need
                     weakest = t
