@@ -88,7 +88,10 @@ def thresholds(models: Models, variant: str) -> tuple[float, float, float, float
 
 
 def doubles_from_estimates(
-    est: np.ndarray, theta: tuple[float, float], dealer: int = 0, chooser_starts: bool = False
+    est: np.ndarray,
+    theta: tuple[float, float, float, float],
+    dealer: int = 0,
+    chooser_starts: bool = False,
 ):
     """The policy's one pass: doubled[i, d, t] = seat d doubled seat t on deal i.
 

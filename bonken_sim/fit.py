@@ -34,6 +34,7 @@ TROEVEN_IDS = [i for i, n in enumerate(NAMES) if n.startswith("troeven")]
 CHOOSER = 2  # seat of the chooser when the dealer is seat 0
 THETA_GRID = np.arange(0.0, 80.5, 0.5)
 MIN_SELECTED = 2000  # fewer selected deals than this: fit θ on all deals of the variant
+MIN_BACK_OPPORTUNITIES = 1000  # the same for θ_back: fewer chances to double back than this
 
 
 def ols(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -142,9 +143,6 @@ BACK_PAIRS = {
     "chooser": [(CHOOSER, t) for t in (3, 0, 1)],
     "other": [(0, 3), (1, 3), (1, 0)],
 }
-
-
-MIN_BACK_OPPORTUNITIES = 1000
 
 
 def fit_double_back(
