@@ -108,32 +108,40 @@ def fit_doubling(hands, scores, ev, mean, bonus, chosen) -> dict[str, dict[str, 
         ):
             e = np.concatenate([est[:, d, t] for d, t in pairs])
             g = np.concatenate([s[:, d] - s[:, t] for d, t in pairs])
-            per_opp = np.array([(g * (e > th)).mean() for th in THETA_GRID])
-            best = int(np.argmax(per_opp))
-            # When no threshold gains on average, the policy never doubles (θ = null).
-            theta = float(THETA_GRID[best]) if per_opp[best] > 0 else np.inf
+            theta, gain = best_threshold(e, g, THETA_GRID)
             made = e > theta
             entry[f"theta_{kind}"] = theta if np.isfinite(theta) else None
-            entry[f"gain_per_opportunity_{kind}"] = round(float(max(per_opp[best], 0.0)), 3)
+            entry[f"gain_per_opportunity_{kind}"] = round(gain, 3)
             entry[f"double_rate_{kind}"] = round(float(made.mean()), 4)
             entry[f"gain_per_double_{kind}"] = (
                 round(float(g[made].mean()), 3) if made.any() else None
             )
             entry[f"corr_{kind}"] = round(float(np.corrcoef(e, g)[0, 1]), 3)
         back = fit_double_back(est, s, entry)
+        on_all = None
         for kind in BACK_PAIRS:
             # Too few opportunities among the chosen deals (a doubled troeven chooser is
             # rare): fit that θ_back on all deals, as θ is for a variant seldom chosen.
             if selected and back[kind]["back_opportunities"] < MIN_BACK_OPPORTUNITIES:
-                est_all = edge_estimates(models, fc, name, chooser_bonus=bonus[name])
-                back[kind] = fit_double_back(est_all, scores[:, v, :].astype(np.float64), entry)[
-                    kind
-                ]
-                back[kind]["back_fitted_on"] = "all"
+                if on_all is None:  # both kinds come from one fit on all deals
+                    est_all = edge_estimates(models, fc, name, chooser_bonus=bonus[name])
+                    on_all = fit_double_back(est_all, scores[:, v, :].astype(np.float64), entry)
+                back[kind] = {**on_all[kind], "back_fitted_on": "all"}
             for key, value in back[kind].items():
                 entry[f"{key}_{kind}"] = value
         out[name] = entry
     return out
+
+
+def best_threshold(e: np.ndarray, g: np.ndarray, grid: np.ndarray) -> tuple[float, float]:
+    """The threshold of ``grid`` whose doubles (estimate ``e`` above it) gain most per
+    opportunity in realised ``g``, and that gain; (∞, 0.0) when none gains on average: the
+    policy then never makes that double (θ = null)."""
+    per_opp = np.array([(g * (e > th)).mean() for th in grid])
+    best = int(np.argmax(per_opp))
+    if per_opp[best] > 0:
+        return float(grid[best]), float(per_opp[best])
+    return np.inf, 0.0
 
 
 # Doubling back: seat d may double back a seat t that doubled it earlier in the pass (the
@@ -169,14 +177,9 @@ def fit_double_back(
         hit = np.concatenate([doubled[:, t, d] for d, t in pairs])
         e = np.concatenate([est[:, d, t] for d, t in pairs])[hit]
         g = np.concatenate([s[:, d] - s[:, t] for d, t in pairs])[hit]
-        theta = np.inf
-        per_opp_best = 0.0
+        theta, per_opp_best = np.inf, 0.0  # null: doubling back never paid
         if len(g) and np.isfinite(theta_other):
-            grid = THETA_GRID[THETA_GRID >= theta_other]
-            per_opp = np.array([(g * (e > th)).sum() for th in grid]) / len(g)
-            best = int(np.argmax(per_opp))
-            if per_opp[best] > 0:  # else doubling back never paid: θ_back = null (never)
-                theta, per_opp_best = float(grid[best]), float(per_opp[best])
+            theta, per_opp_best = best_threshold(e, g, THETA_GRID[THETA_GRID >= theta_other])
         made = e > theta
         out[kind] = {
             "theta_back": theta if np.isfinite(theta) else None,
