@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._jit import jit
-from .cards import HEARTS, U0, U1, lowest
+from .cards import HEARTS, U0, U1, lowest, rank_of, suit_of
 from .deal import deal_into
 from .playout import (
     PASS,
@@ -189,7 +189,7 @@ def replay(row, hands, dealer, plays, scores, tricks):
                         return NOT_LEGAL, i
                     hands[turn] = H & ~(U1 << np.uint64(c))
                     playable = domino_after(playable, c, open_rank, aces)
-                    if aces == ACES_EITHER and c % 13 == 12:
+                    if aces == ACES_EITHER and rank_of(c) == 12:
                         playable, aces = domino_fix_aces(playable, c, hands)
                     laid += 1
                     if hands[turn] == U0:
@@ -233,7 +233,7 @@ def replay(row, hands, dealer, plays, scores, tricks):
             hands[p] = H & ~cb
             trick |= cb
             if pos == 0:
-                led = c // 13
+                led = suit_of(c)
                 wcard = c
             elif beats(c, wcard, trump):
                 wcard = c
@@ -267,7 +267,7 @@ def legal_now(row, hands, dealer, plays):
             if c != PASS:
                 hands[turn] &= ~(U1 << np.uint64(c))
                 playable = domino_after(playable, c, open_rank, aces)
-                if aces == ACES_EITHER and c % 13 == 12:
+                if aces == ACES_EITHER and rank_of(c) == 12:
                     playable, aces = domino_fix_aces(playable, c, hands)
             turn = (turn + 1) & 3
         while hands[turn] == U0:
@@ -287,9 +287,9 @@ def legal_now(row, hands, dealer, plays):
         p = (leader + pos) & 3
         c = plays[i]
         hands[p] &= ~(U1 << np.uint64(c))
-        broken |= c // 13 == 2  # the ban matters only at a lead, after whole tricks
+        broken |= suit_of(c) == 2  # the ban matters only at a lead, after whole tricks
         if pos == 0:
-            led = c // 13
+            led = suit_of(c)
             wcard = c
             wseat = p
         elif beats(c, wcard, trump):

@@ -7,7 +7,19 @@ measured as fast as a compiled copy per contract and compiles far quicker.
 import numpy as np
 
 from ._jit import jit
-from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, above, kth_lowest, lowest, npop
+from .cards import (
+    ALL52,
+    HEARTS,
+    SUIT_MASKS,
+    U0,
+    U1,
+    above,
+    kth_lowest,
+    lowest,
+    npop,
+    rank_of,
+    suit_of,
+)
 from .rng import fill_draws, scale_draw
 from .ruleset import (
     ACES_EITHER,
@@ -81,7 +93,7 @@ def trump_legal(H, ls, led, trump, tmode, wcard):
     if myt == U0:
         return H
     if tmode == 2:
-        over = myt & above(wcard) if wcard // 13 == trump else myt
+        over = myt & above(wcard) if suit_of(wcard) == trump else myt
         if over != U0:
             return over
     return myt
@@ -112,8 +124,8 @@ def card_points(cards, a_mask, a_pts, b_mask, b_pts):
 def beats(c, wcard, trump):
     """Does card ``c`` beat the trick's current winner ``wcard``? (Branch-free: the outcome
     is unpredictable, and a mispredicted branch costs more than the whole expression.)"""
-    cs = c // 13
-    same = cs == wcard // 13
+    cs = suit_of(c)
+    same = cs == suit_of(wcard)
     return (same & (c > wcard)) | (~same & (cs == trump))
 
 
@@ -204,10 +216,10 @@ def _make_trick_loop(family):
                     trace[n] = c
                 n += 1
                 if pos == 0:
-                    led = c // 13
+                    led = suit_of(c)
                     wcard = c
                 else:
-                    if family == FAMILY_TROEVEN and c // 13 != led:
+                    if family == FAMILY_TROEVEN and suit_of(c) != led:
                         voids |= 1 << (4 * p + led)
                     b = beats(c, wcard, trump)
                     wcard = c if b else wcard
@@ -244,7 +256,7 @@ def domino_after(playable, c, open_rank, aces):
     ``aces`` is the running ace state (ACES_HIGH, _EITHER or _LOW): a K opens its ace unless
     aces go low, a 2 opens its ace unless aces go high. A laid ace opens nothing.
     """
-    r = c % 13
+    r = rank_of(c)
     playable &= ~(U1 << np.uint64(c))
     if r >= open_rank and (r < 11 or (r == 11 and aces != ACES_LOW)):
         playable |= U1 << np.uint64(c + 1)
@@ -308,7 +320,7 @@ def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
                 cb = U1 << np.uint64(c)
                 hands[turn] = H & ~cb
                 playable = domino_after(playable, c, open_rank, aces)
-                if aces == ACES_EITHER and c % 13 == 12:
+                if aces == ACES_EITHER and rank_of(c) == 12:
                     playable, aces = domino_fix_aces(playable, c, hands)
                 if record:
                     trace[n] = c

@@ -13,7 +13,7 @@ RULES.md §5): all zero outside full games.
 import numpy as np
 
 from ._jit import jit
-from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
+from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, kth_lowest, lowest, npop, rank_of, suit_of
 from .playout import (
     PASS,
     STRAT_RANDOM,
@@ -187,10 +187,10 @@ def _make_adv_loop(family):
                     trace[n] = c
                 n += 1
                 if pos == 0:
-                    led = c // 13
+                    led = suit_of(c)
                     wcard = c
                 else:
-                    if c // 13 != led:
+                    if suit_of(c) != led:
                         voids |= 1 << (4 * p + led)
                         if pen_is_top and (cb & pen) == U0 and sp != STRAT_RANDOM:
                             clean |= 1 << p
@@ -270,7 +270,7 @@ def adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
                 hands[turn] = H & ~cb
                 laid_mask |= cb
                 playable = domino_after(playable, c, open_rank, aces)
-                if aces == ACES_EITHER and c % 13 == 12:
+                if aces == ACES_EITHER and rank_of(c) == 12:
                     playable, aces = domino_fix_aces(playable, c, hands)
                 if record:
                     trace[n] = c

@@ -19,7 +19,7 @@ the numpy specification does.
 import numpy as np
 
 from ._jit import jit, popcnt
-from .cards import U0, U1, field, lowest
+from .cards import U0, U1, field, lowest, rank_of, suit_of
 from .ruleset import N_VARIANTS, TROEVEN_C, TROEVEN_NT
 
 _BIT63 = np.uint64(1 << 63)
@@ -64,8 +64,8 @@ def value_tables(coef):
                 shape[v, rel, 5 + 3 * s] = w[_VOIDS] + (w[_SIDE_VOIDS] if side else 0.0)
                 shape[v, rel, 6 + 3 * s] = w[_SINGLES] + (w[_SIDE_SINGLES] if side else 0.0)
             for c in range(52):
-                s = c // 13
-                r = c % 13
+                s = suit_of(c)
+                r = rank_of(c)
                 x = 0.0
                 x += w[_ACES] if r == 12 else 0.0
                 x += w[_KINGS] if r == 11 else 0.0

@@ -22,6 +22,8 @@ from .cards import (
     lo_card,
     lowest,
     npop,
+    rank_of,
+    suit_of,
     suits_held,
 )
 from .playout import domino_after
@@ -235,7 +237,7 @@ def adv_laatste(H, L, out, pos, led, wcard):
             for s in range(4):
                 hs = H & SUIT_MASKS[s]
                 c = highest(hs if hs != U0 else U1)
-                key = ((2 * (c % 13) + npop(out & SUIT_MASKS[s])) << 6) | c
+                key = ((2 * (rank_of(c)) + npop(out & SUIT_MASKS[s])) << 6) | c
                 best = max(best, key if hs != U0 else np.int64(-1))
             return best & 63
         return laatste_choice(H, L, out, pos, led, wcard)
@@ -307,7 +309,7 @@ def adv_troeven_lead(H, out, trump, voids, me):
 def adv_troeven_follow(L, out, trump, voids, pos, led, wcard, later):
     """basic's troeven follow; a later seat threatens to ruff only if not void in trumps."""
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
-    ruffed = trump >= 0 and wcard // 13 == trump and led != trump
+    ruffed = trump >= 0 and suit_of(wcard) == trump and led != trump
     beat = U0 if ruffed else L & above(wcard)
     if pos == 3:
         return lowest(beat) if beat != U0 else lowest(L)
@@ -324,7 +326,7 @@ def adv_troeven_void(H, out, trump, voids, pos, led, wcard, later, stake_w):
         tr = SUIT_MASKS[trump]
         myt = H & tr
         if myt != U0:
-            w = myt & above(wcard) if wcard // 13 == trump else myt
+            w = myt & above(wcard) if suit_of(wcard) == trump else myt
             if w != U0:
                 if pos == 3 or ruffers(voids, later, led, trump) == 0:
                     return lowest(w)
@@ -358,8 +360,8 @@ def adv_troeven_void(H, out, trump, voids, pos, led, wcard, later, stake_w):
 @jit
 def _domino_key(H, c, open_rank):
     """basic's (unlock, reach, count, nogift) of card ``c``, packed, for rows with aces high."""
-    s = c // 13
-    r = c % 13
+    s = suit_of(c)
+    r = rank_of(c)
     mine = field(H, s) & ~(U1 << np.uint64(r))
     up = mine >> np.uint64(r + 1)
     down = mine & ((U1 << np.uint64(r)) - U1)

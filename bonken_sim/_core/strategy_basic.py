@@ -16,7 +16,9 @@ from .cards import (
     lo_card,
     lowest,
     npop,
+    rank_of,
     smear_down,
+    suit_of,
     suits_held,
 )
 from .ruleset import ACES_HIGH, ACES_LOW
@@ -170,9 +172,9 @@ def keep_min(M, out):
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        r = c % 13
+        r = rank_of(c)
         n_above = npop(out & above(c))
-        n_suit = npop(out & SUIT_MASKS[c // 13])
+        n_suit = npop(out & SUIT_MASKS[suit_of(c)])
         best = min(best, (((n_above << 4 | n_suit) << 4 | (12 - r)) << 6) | c)
     return best & 63 if M != U0 else -1
 
@@ -260,7 +262,7 @@ def troeven_follow(L, out, trump, voids, pos, led, wcard, later):
     """Cheapest winner (last seat), a master winner when no later seat may ruff, else low.
     Written with selects: which case applies is unpredictable."""
     tr = SUIT_MASKS[trump] if trump >= 0 else U0
-    ruffed = (trump >= 0) & (wcard // 13 == trump) & (led != trump)
+    ruffed = (trump >= 0) & (suit_of(wcard) == trump) & (led != trump)
     beat = L & above(wcard) if not ruffed else U0
     safe = (led == trump) | ((out & tr) == U0) | (not void_in(voids, later, led))
     u = masters(beat, out) if safe else U0  # my winners above every outstanding card
@@ -275,7 +277,7 @@ def troeven_void(H, out, trump, voids, pos, led, wcard, later):
         tr = SUIT_MASKS[trump]
         myt = H & tr
         if myt != U0:
-            w = myt & above(wcard) if wcard // 13 == trump else myt
+            w = myt & above(wcard) if suit_of(wcard) == trump else myt
             if w != U0:
                 if pos == 3 or not void_in(voids, later, led):
                     return lowest(w)
@@ -321,8 +323,8 @@ def domino_choice(H, L, open_rank, aces):
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        s = c // 13
-        r = c % 13
+        s = suit_of(c)
+        r = rank_of(c)
         f = field(H, s) & ~(U1 << np.uint64(r))
         ace = f >> np.uint64(12)
         mine = (f & np.uint64(0xFFF)) << U1
