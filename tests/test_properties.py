@@ -61,6 +61,17 @@ def test_card_str_and_parse_card_round_trip_all_52_cards():
         assert parse_card(f"10{SUITS[s].lower()}") == 13 * s + 8
 
 
+def test_suit_and_rank_of_a_card_index_are_exact():
+    """The kernels' multiply-and-shift suit and rank equal floor division by 13 for every index
+    they meet: -1 (no card yet) and 0..63."""
+    from bonken_sim._core.cards import rank_of, suit_of
+
+    for c in range(-1, 64):
+        assert suit_of(c) == c // 13, c
+        if c >= 0:
+            assert rank_of(c) == c % 13, c
+
+
 @pytest.mark.parametrize("c", [-1, 52, 64])
 def test_card_str_rejects_out_of_range(c):
     with pytest.raises(ValueError):
