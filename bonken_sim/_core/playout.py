@@ -254,18 +254,19 @@ def domino_after(playable, c, open_rank, aces):
     """The playable set after laying card ``c`` (rows grow from the opening rank outwards).
 
     ``aces`` is the running ace state (ACES_HIGH, _EITHER or _LOW): a K opens its ace unless
-    aces go low, a 2 opens its ace unless aces go high. A laid ace opens nothing.
+    aces go low, a 2 opens its ace unless aces go high. A laid ace opens nothing. Written
+    with selects: whether a card extends its row up or down is a coin toss for the branch
+    predictor.
     """
     r = rank_of(c)
-    playable &= ~(U1 << np.uint64(c))
-    if r >= open_rank and (r < 11 or (r == 11 and aces != ACES_LOW)):
-        playable |= U1 << np.uint64(c + 1)
-    if r <= open_rank:
-        if r > 0:
-            playable |= U1 << np.uint64(c - 1)
-        elif aces != ACES_HIGH:
-            playable |= U1 << np.uint64(c + 12)
-    return playable
+    up = (r >= open_rank) & ((r < 11) | ((r == 11) & (aces != ACES_LOW)))
+    nxt = U1 << np.uint64((c + 1) & 63)
+    prv = U1 << np.uint64((c - 1) & 63)
+    ace = U1 << np.uint64((c + 12) & 63)
+    low_ace = ace if aces != ACES_HIGH else U0
+    down = prv if r > 0 else low_ace
+    opened = (nxt if up else U0) | (down if r <= open_rank else U0)
+    return (playable & ~(U1 << np.uint64(c))) | opened
 
 
 @jit
