@@ -340,22 +340,20 @@ def domino_choice(H, L, open_rank, aces):
         down = mine & ((U1 << np.uint64(p)) - U1)
         reach_up = highest(up) + 1 if up != U0 else 0
         reach_down = p - lowest(down) if down != U0 else 0
-        if p == o:
-            beyond_n = npop(f)  # each card once (an undecided ace sits at both ends)
-            reach = max(reach_up, reach_down)
-            nogift = np.int64((up & U1) | ((down >> np.uint64(p - 1)) & U1))
-        elif p > o:
-            beyond_n = npop(up)
-            reach = reach_up
-            nogift = np.int64(p == hi_end) | np.int64(up & U1)
-        elif p == lo_end:
-            beyond_n = npop(down)
-            reach = reach_down
-            nogift = np.int64(1)
-        else:
-            beyond_n = npop(down)
-            reach = reach_down
-            nogift = np.int64((down >> np.uint64(p - 1)) & U1)
+        # The four cases (the opening card, up its row, at the low end, down its row) as
+        # selects: the legal cards mix both directions, so a branch per card mispredicts.
+        is_open = p == o
+        is_up = p > o
+        below_bit = np.int64((down >> np.uint64((p - 1) & 63)) & U1)
+        up_bit = np.int64(up & U1)
+        n_up = npop(up)
+        n_down = npop(down)
+        beyond_n = npop(f) if is_open else (n_up if is_up else n_down)
+        reach_side = reach_up if is_up else reach_down
+        reach = max(reach_up, reach_down) if is_open else reach_side
+        gift_up = np.int64(p == hi_end) | up_bit
+        gift_down = np.int64(p == lo_end) | below_bit
+        nogift = (up_bit | below_bit) if is_open else (gift_up if is_up else gift_down)
         unlock = 1 if beyond_n > 0 else 0
         key = (((unlock << 4 | reach) << 4 | beyond_n) << 1 | nogift) << 6 | (63 - c)
         best = max(best, key)
