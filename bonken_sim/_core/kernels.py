@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._jit import jit
-from .cards import HEARTS, U0, U1, lowest, rank_of, suit_of
+from .cards import HEARTS, SUIT_MASKS, U0, U1, lowest, rank_of, suit_of
 from .deal import deal_into
 from .playout import (
     PASS,
@@ -226,7 +226,9 @@ def replay(row, hands, dealer, plays, scores, tricks):
                 return BAD_PASS, i
             if c < 0 or c >= 52 or (H >> np.uint64(c)) & U1 == U0:
                 return NOT_IN_HAND, i
-            L = trick_legal(H, pos, led, ban, trump, tmode, wcard)
+            L = trick_legal(
+                H, pos, led, SUIT_MASKS[led] if pos > 0 else U0, ban, trump, tmode, wcard
+            )
             if (L >> np.uint64(c)) & U1 == U0:
                 return NOT_LEGAL, i
             cb = U1 << np.uint64(c)
@@ -300,4 +302,5 @@ def legal_now(row, hands, dealer, plays):
     pos = k % 4
     p = (leader + pos) & 3
     ban = lead_ban(hmode, broken)
-    return p, trick_legal(hands[p], pos, led if pos > 0 else -1, ban, trump, tmode, wcard)
+    ledm = SUIT_MASKS[led] if pos > 0 else U0
+    return p, trick_legal(hands[p], pos, led if pos > 0 else -1, ledm, ban, trump, tmode, wcard)

@@ -10,6 +10,7 @@ from ._jit import jit
 from .cards import (
     ALL52,
     HEARTS,
+    SUIT13,
     SUIT_MASKS,
     U0,
     U1,
@@ -66,16 +67,17 @@ PASS = 52  # the trace code of a Domino pass
 
 
 @jit
-def trick_legal(H, pos, led, ban_hearts, trump, tmode, wcard):
-    """The legal cards of hand ``H`` at place ``pos`` of a trick led in ``led`` whose current
-    winner is ``wcard``. ``ban_hearts``: a heart may not be led now while holding another
-    suit; ``tmode``: the trump-play mode (0 = ruffing optional, 1 = must trump, 2 = must
-    over-trump; only on suit-trump rows, so ``tmode > 0`` implies ``trump >= 0``)."""
+def trick_legal(H, pos, led, ledm, ban_hearts, trump, tmode, wcard):
+    """The legal cards of hand ``H`` at place ``pos`` of a trick led in ``led`` (``ledm``: that
+    suit's cards, kept per trick by the loops) whose current winner is ``wcard``.
+    ``ban_hearts``: a heart may not be led now while holding another suit; ``tmode``: the
+    trump-play mode (0 = ruffing optional, 1 = must trump, 2 = must over-trump; only on
+    suit-trump rows, so ``tmode > 0`` implies ``trump >= 0``)."""
     if pos == 0:
         if ban_hearts and (H & ~HEARTS) != U0:
             return H & ~HEARTS
         return H
-    ls = H & SUIT_MASKS[led]
+    ls = H & ledm
     if tmode == 0:
         return ls if ls != U0 else H
     return trump_legal(H, ls, led, trump, tmode, wcard)
@@ -173,6 +175,7 @@ def _make_trick_loop(family):
         nr = 0
         for _ in range(13):
             led = -1
+            ledm = U0  # the led suit's cards: shifted once per trick, not loaded per card
             wcard = -1
             wseat = leader
             trick = U0
@@ -180,7 +183,7 @@ def _make_trick_loop(family):
             for pos in range(4):
                 p = (leader + pos) & 3
                 H = hands[p]
-                L = trick_legal(H, pos, led, ban, trump, tmode, wcard)
+                L = trick_legal(H, pos, led, ledm, ban, trump, tmode, wcard)
                 if family == FAMILY_RANDOM or strat[p] == STRAT_RANDOM:
                     c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
                     nr += 1
@@ -190,7 +193,7 @@ def _make_trick_loop(family):
                     out = ALL52 & ~H & ~played
                     if pos == 0:
                         c = neg_lead(L, out, pen)
-                    elif L & SUIT_MASKS[led]:
+                    elif L & ledm:
                         c = neg_follow(L, wcard, pen, pos)
                     else:
                         c = neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts)
@@ -202,7 +205,7 @@ def _make_trick_loop(family):
                         c = troeven_lead(H, out, trump, voids, p)
                     else:
                         later = seats_after(leader, pos)
-                        if L & SUIT_MASKS[led]:
+                        if L & ledm:
                             c = troeven_follow(L, out, trump, voids, pos, led, wcard, later)
                         else:
                             # L is H unless a trump-play rule restricts it.
@@ -217,6 +220,7 @@ def _make_trick_loop(family):
                 n += 1
                 if pos == 0:
                     led = suit_of(c)
+                    ledm = SUIT13 << np.uint64(13 * led)
                     wcard = c
                 else:
                     if family == FAMILY_TROEVEN and suit_of(c) != led:

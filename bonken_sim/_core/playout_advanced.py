@@ -13,7 +13,18 @@ RULES.md §5): all zero outside full games.
 import numpy as np
 
 from ._jit import jit
-from .cards import ALL52, HEARTS, SUIT_MASKS, U0, U1, kth_lowest, lowest, npop, rank_of, suit_of
+from .cards import (
+    ALL52,
+    HEARTS,
+    SUIT13,
+    U0,
+    U1,
+    kth_lowest,
+    lowest,
+    npop,
+    rank_of,
+    suit_of,
+)
 from .playout import (
     PASS,
     STRAT_RANDOM,
@@ -110,6 +121,7 @@ def _make_adv_loop(family):
         nr = 0
         for _ in range(13):
             led = -1
+            ledm = U0  # the led suit's cards
             wcard = -1
             wseat = leader
             trick = U0
@@ -117,7 +129,7 @@ def _make_adv_loop(family):
             for pos in range(4):
                 p = (leader + pos) & 3
                 H = hands[p]
-                L = trick_legal(H, pos, led, ban, trump, tmode, wcard)
+                L = trick_legal(H, pos, led, ledm, ban, trump, tmode, wcard)
                 sp = strat[p]
                 if sp == STRAT_RANDOM:
                     c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
@@ -131,7 +143,7 @@ def _make_adv_loop(family):
                         if pos == 0:
                             risky = 15 & ~(1 << p) & ~clean if pen_is_top else 15 & ~(1 << p)
                             c = adv_neg_lead(H, L, out, pen, top, voids, risky, contract, holder)
-                        elif L & SUIT_MASKS[led]:
+                        elif L & ledm:
                             tpen = (trick & pen) != U0
                             c = adv_neg_follow(
                                 H, L, out, pen, top, tpen, pos, wcard, led, holder, contract
@@ -151,7 +163,7 @@ def _make_adv_loop(family):
                             )
                     elif pos == 0:
                         c = neg_lead(L, out, pen)
-                    elif L & SUIT_MASKS[led]:
+                    elif L & ledm:
                         c = neg_follow(L, wcard, pen, pos)
                     else:
                         c = neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts)
@@ -167,7 +179,7 @@ def _make_adv_loop(family):
                     if sp == STRAT_ADVANCED:
                         if pos == 0:
                             c = adv_troeven_lead(H, out, trump, voids, p)
-                        elif L & SUIT_MASKS[led]:
+                        elif L & ledm:
                             c = adv_troeven_follow(L, out, trump, voids, pos, led, wcard, later)
                         else:
                             c = adv_troeven_void(
@@ -175,7 +187,7 @@ def _make_adv_loop(family):
                             )
                     elif pos == 0:
                         c = troeven_lead(H, out, trump, voids, p)
-                    elif L & SUIT_MASKS[led]:
+                    elif L & ledm:
                         c = troeven_follow(L, out, trump, voids, pos, led, wcard, later)
                     else:
                         c = troeven_void(L, out, trump, voids, pos, led, wcard, later)
@@ -188,6 +200,7 @@ def _make_adv_loop(family):
                 n += 1
                 if pos == 0:
                     led = suit_of(c)
+                    ledm = SUIT13 << np.uint64(13 * led)
                     wcard = c
                 else:
                     if suit_of(c) != led:
