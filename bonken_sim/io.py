@@ -287,13 +287,26 @@ def write_chunk(
     chunk: Chunk,
     metadata: Mapping[str, Any],
     cpu: list[float] | None = None,
+    side_by_side: bool = True,
 ) -> dict:
     """Write chunk ``index`` as a results part and a deals part; the manifest entry.
 
-    ``cpu``, if given, gets the CPU seconds of the helper thread appended."""
+    ``cpu``, if given, gets the CPU seconds of the helper thread appended. ``side_by_side``
+    False writes the two files one after the other in this thread (a one-thread run)."""
     from concurrent.futures import ThreadPoolExecutor
 
     meta = dict(metadata, part=index, deal_start=chunk.start, deals=chunk.n)
+    if not side_by_side:
+        deals = write_parquet(
+            root / DEALS_DIR / part_name(index),
+            deals_table(chunk, deals_schema(meta)),
+            chunk.n,
+            root,
+        )
+        results = write_parquet(
+            root / part_name(index), results_table(chunk, results_schema(meta)), chunk.n, root
+        )
+        return _chunk_entry(index, chunk, results, deals)
     # the two files are written side by side: the last part of a run is not overlapped with
     # any playing, and this shortens it by the deals file's time
     with ThreadPoolExecutor(1) as side:
@@ -316,6 +329,10 @@ def write_chunk(
             deals, side_cpu = deals_future.result()
     if cpu is not None:
         cpu.append(side_cpu)
+    return _chunk_entry(index, chunk, results, deals)
+
+
+def _chunk_entry(index: int, chunk: Chunk, results: PartFile, deals: PartFile) -> dict:
     return {
         "index": index,
         "deal_start": chunk.start,

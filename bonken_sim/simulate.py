@@ -7,11 +7,12 @@ returns a pandas DataFrame.
 How a run flows: the deals are cut into chunks of ``chunk_size`` (one Parquet part each) and
 every chunk into tasks of at most ``TASK_DEALS`` deals. Tasks go to the executor (by default
 a thread pool; the kernels release the GIL) and return column-ready arrays; the main thread
-assembles each chunk in order and hands it to a single writer thread, which writes the part
-while the pool already plays the next chunk. At most two chunks are in play and one is being
-written, so memory is bounded by the chunk size, never by ``deals``. Every deal's cards and
-play come from (seed, deal index, variant) alone, so any thread count, chunk size or executor
-gives the same results.
+assembles each chunk in order and queues its write on the same pool, behind the next chunk's
+tasks, so the part is written while the next chunk plays and ``threads`` threads do all the
+work: ``--threads 1`` keeps one core busy, not one core plus a writer. At most two chunks
+are in play and one is being written, so memory is bounded by the chunk size, never by
+``deals``. Every deal's cards and play come from (seed, deal index, variant) alone, so any
+thread count, chunk size or executor gives the same results.
 
 With another executor (``--executor process|dask``, or ``run(config, executor=...)``) the
 unit of work is a whole chunk: ``play_chunk(ChunkTask)`` plays the chunk's deals (on
@@ -955,7 +956,11 @@ def run(
     pool: Executor | None = (
         ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-sim") if own_pool else None
     )
-    writer = ThreadPoolExecutor(1, thread_name_prefix="bonken-sim-writer")
+    # local threads write on the pool that plays (--threads counts every busy thread); the
+    # other executors land their parts in this process
+    writer = (
+        pool if pool is not None else ThreadPoolExecutor(1, thread_name_prefix="bonken-sim-writer")
+    )
     state: dict[str, Any] = {"chunks": None, "write": None}
     compile_s = 0.0
 
@@ -964,7 +969,7 @@ def run(
 
         c0 = time.thread_time()
         side: list[float] = []
-        entry = write_chunk(root, index, chunk, meta, side)
+        entry = write_chunk(root, index, chunk, meta, side, side_by_side=cfg.threads > 1)
         return entry, time.thread_time() - c0 + sum(side)
 
     def collect() -> None:
@@ -1139,12 +1144,12 @@ def _abandon(state, pool, own_pool, writer, root, manifest, backend=None) -> Non
     leaves only a hidden temporary file)."""
     if state["chunks"] is not None:
         with contextlib.suppress(BaseException):
-            state["chunks"].close()
-    if own_pool and pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+            state["chunks"].close()  # cancels the queued play tasks, waits for running ones
     if backend is not None:
         with contextlib.suppress(BaseException):
             backend.close(cancel=True)
+    # the pending write runs to its end (on the pool, where it may still be queued): a chunk
+    # that was played is kept
     if state["write"] is not None:
         try:
             entry, _ = state["write"].result()
@@ -1152,6 +1157,8 @@ def _abandon(state, pool, own_pool, writer, root, manifest, backend=None) -> Non
                 manifest["parts"].append(entry)
         except BaseException:  # the part was not renamed; its temporary file is gone
             pass
+    if own_pool and pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
     writer.shutdown(wait=True, cancel_futures=True)
     manifest["state"] = "incomplete"
     with contextlib.suppress(RunError):

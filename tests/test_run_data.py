@@ -236,10 +236,51 @@ def test_same_results_for_any_threads_chunk_size_and_executor(tmp_path):
         else:
             assert a[col].to_numpy().tobytes() == b[col].to_numpy().tobytes()
     # parts of equal chunk size are byte-identical files whatever the thread count
+    # (a one-thread run writes its two files one after the other, a two-thread run side by side)
     r5 = run_dir(**kw, threads=1, chunk_size=500, out=tmp_path / "r5")
     for k in range(3):
-        name = f"part-{k:06d}.parquet"
-        assert (r5.out / name).read_bytes() == (tmp_path / "r2" / name).read_bytes()
+        for name in (f"part-{k:06d}.parquet", f"_deals/part-{k:06d}.parquet"):
+            assert (r5.out / name).read_bytes() == (tmp_path / "r2" / name).read_bytes()
+
+
+def test_a_one_thread_run_plays_and_writes_on_one_thread(tmp_path, monkeypatch):
+    """--threads counts every busy thread: with 1, the pool's one thread plays every task and
+    writes every part (no writer thread, no side thread for the deals file), so the run keeps
+    one core busy; with 2, the parts are written on the same two pool threads (the deals file
+    beside the results on a short-lived helper)."""
+    import importlib
+    import threading
+
+    import bonken_sim.io as io
+
+    sim = importlib.import_module("bonken_sim.simulate")  # the package exports simulate()
+
+    seen: dict[str, set[str]] = {"play": set(), "write": set()}
+    play_task, write_parquet = sim.play_task, io.write_parquet
+
+    def spy_play(task):
+        seen["play"].add(threading.current_thread().name)
+        return play_task(task)
+
+    def spy_write(*args, **kwargs):
+        seen["write"].add(threading.current_thread().name)
+        return write_parquet(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "play_task", spy_play)
+    monkeypatch.setattr(io, "write_parquet", spy_write)
+    main = threading.current_thread().name  # plays only the warm-up, before the pool starts
+    r = run_dir(deals=900, seed=3, threads=1, chunk_size=300, out=tmp_path / "one")
+    assert r.parts == 3
+    workers = seen["play"] - {main}
+    assert len(workers) == 1
+    assert seen["write"] == workers
+
+    seen = {"play": set(), "write": set()}
+    run_dir(deals=900, seed=3, threads=2, chunk_size=300, out=tmp_path / "two")
+    pool_threads = seen["play"] - {main}
+    assert len(pool_threads) == 2
+    assert seen["write"] - pool_threads  # the deals files, beside the results
+    assert seen["write"] & pool_threads
 
 
 def test_a_process_pool_gives_the_same_results(tmp_path):
