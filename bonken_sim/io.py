@@ -296,43 +296,29 @@ def write_chunk(
     from concurrent.futures import ThreadPoolExecutor
 
     meta = dict(metadata, part=index, deal_start=chunk.start, deals=chunk.n)
-    if not side_by_side:
-        deals = write_parquet(
-            root / DEALS_DIR / part_name(index),
-            deals_table(chunk, deals_schema(meta)),
-            chunk.n,
-            root,
-        )
-        results = write_parquet(
-            root / part_name(index), results_table(chunk, results_schema(meta)), chunk.n, root
-        )
-        return _chunk_entry(index, chunk, results, deals)
-    # the two files are written side by side: the last part of a run is not overlapped with
-    # any playing, and this shortens it by the deals file's time
-    with ThreadPoolExecutor(1) as side:
-        deals_future = side.submit(
-            _timed,
-            write_parquet,
-            root / DEALS_DIR / part_name(index),
-            deals_table(chunk, deals_schema(meta)),
-            chunk.n,
-            root,
-        )
-        try:
-            results = write_parquet(
-                root / part_name(index),
-                results_table(chunk, results_schema(meta)),
-                chunk.n,
-                root,
-            )
-        finally:
-            deals, side_cpu = deals_future.result()
-    if cpu is not None:
-        cpu.append(side_cpu)
-    return _chunk_entry(index, chunk, results, deals)
 
+    def write_deals() -> PartFile:
+        table = deals_table(chunk, deals_schema(meta))
+        return write_parquet(root / DEALS_DIR / part_name(index), table, chunk.n, root)
 
-def _chunk_entry(index: int, chunk: Chunk, results: PartFile, deals: PartFile) -> dict:
+    def write_results() -> PartFile:
+        table = results_table(chunk, results_schema(meta))
+        return write_parquet(root / part_name(index), table, chunk.n, root)
+
+    if side_by_side:
+        # the last part of a run is not overlapped with any playing, and writing its two
+        # files side by side shortens it by the deals file's time
+        with ThreadPoolExecutor(1) as side:
+            deals_future = side.submit(_timed, write_deals)
+            try:
+                results = write_results()
+            finally:
+                deals, side_cpu = deals_future.result()
+        if cpu is not None:
+            cpu.append(side_cpu)
+    else:
+        deals = write_deals()
+        results = write_results()
     return {
         "index": index,
         "deal_start": chunk.start,
