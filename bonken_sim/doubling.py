@@ -68,6 +68,11 @@ def edge_estimates(
 THRESHOLD_KEYS = ("theta_chooser", "theta_other", "theta_back_chooser", "theta_back_other")
 
 
+def threshold_value(entry: dict, key: str) -> float:
+    """A fitted threshold of a model entry; ∞ for null (doubling that way never paid)."""
+    return np.inf if entry[key] is None else float(entry[key])
+
+
 def thresholds(models: Models, variant: str) -> tuple[float, float, float, float]:
     """(θ against the chooser, θ against a non-chooser, θ_back of the chooser, θ_back of a
     non-chooser) for ``variant``; ∞ where the fit found that such doubles never paid."""
@@ -80,10 +85,7 @@ def thresholds(models: Models, variant: str) -> tuple[float, float, float, float
             f"the models have no {', '.join(missing)} for {variant} (refit them: make fit)"
         )
 
-    def value(key: str) -> float:  # null: doubling that target never paid in the fit
-        return np.inf if entry[key] is None else float(entry[key])
-
-    th_c, th_o, back_c, back_o = (value(k) for k in THRESHOLD_KEYS)
+    th_c, th_o, back_c, back_o = (threshold_value(entry, k) for k in THRESHOLD_KEYS)
     return th_c, th_o, back_c, back_o
 
 

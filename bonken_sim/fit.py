@@ -163,15 +163,13 @@ def fit_double_back(
     grid starts at θ against a non-chooser (every target here is one): doubling back is never
     easier than doubling first. ``est`` and ``s`` are fit_doubling's for one variant.
     Returns per kind (``chooser``, ``other``) the entries without the kind suffix."""
-    from .doubling import doubles_from_estimates
+    from .doubling import doubles_from_estimates, threshold_value
 
-    def first(key: str) -> float:
-        return np.inf if entry[key] is None else float(entry[key])
-
-    theta_other = first("theta_other")
+    theta_chooser = threshold_value(entry, "theta_chooser")
+    theta_other = threshold_value(entry, "theta_other")
     # First doubles only (θ_back = ∞): t acts before d, so t's double of d is never a double
     # back (t's cap of two may still differ slightly once t doubles back others too).
-    doubled = doubles_from_estimates(est, (first("theta_chooser"), theta_other, np.inf, np.inf))
+    doubled = doubles_from_estimates(est, (theta_chooser, theta_other, np.inf, np.inf))
     out: dict[str, dict[str, Any]] = {}
     for kind, pairs in BACK_PAIRS.items():
         hit = np.concatenate([doubled[:, t, d] for d, t in pairs])
