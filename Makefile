@@ -30,6 +30,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/bonken-sim report results/run-main
 
 test: $(VENV)/.installed-test
+	@scripts/ensure_chromium.sh
 	$(BIN)/bonken-sim warmup
 	$(BIN)/python -m pytest
 
