@@ -45,7 +45,7 @@ check: $(VENV)/.installed-test
 warmup: $(VENV)/.installed-run
 	$(BIN)/bonken-sim warmup
 
-# Refit the contract-choice and doubling models shipped in bonken_sim/data/models.json.
+# Refit the contract-choice and doubling models shipped in bonken_sim/models/data/models.json.
 fit: $(VENV)/.installed-run
 	$(BIN)/python scripts/fit_models.py
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim import __version__
-from bonken_sim.advise import advise, make_config, play, warm
+from bonken_sim.analyses.advise import advise, make_config, play, warm
 
 HAND = "AS KS 7S 2H 3H 9D TD JD QC 4C 5C 6C 8C"
 TARGET_SECONDS = 1.0

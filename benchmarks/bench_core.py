@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bonken_sim.bench import run_bench
+from bonken_sim.bench.bench import run_bench
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)

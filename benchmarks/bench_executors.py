@@ -36,9 +36,9 @@ from pathlib import Path
 
 import psutil
 
-from bonken_sim.executors import make_spec, open_backend
-from bonken_sim.options import parse_count
-from bonken_sim.simulate import make_config, run
+from bonken_sim.runs.deals import make_config, run
+from bonken_sim.runs.executors import make_spec, open_backend
+from bonken_sim.runs.options import parse_count
 
 
 def main() -> None:

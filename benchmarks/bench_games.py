@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from bonken_sim._core.rng import seed_key
-from bonken_sim.bench_baseline import baseline_playouts, cpu_rate, tuned_playouts
-from bonken_sim.games import play_games
+from bonken_sim.bench.yardstick import baseline_playouts, cpu_rate, tuned_playouts
+from bonken_sim.engine.games import play_games
 
 # deal-playouts per core, over the 2.1 M/s of the tuned kernel
 TARGET_RATIOS = {"basic": 150_000 * 11 / 2 / 2.1e6, "advanced": 60_000 * 11 / 2 / 2.1e6}

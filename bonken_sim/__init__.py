@@ -5,9 +5,9 @@ Importing the package compiles nothing; kernels compile (or load from the cache)
 
 __version__ = "0.1.0"
 
-from .play import IllegalPlay, Playout, deal_hands, play, replay  # noqa: E402
-from .rules import VARIANTS, Contract, Strategy, Variant  # noqa: E402
-from .simulate import RunConfig, RunResult, run, simulate  # noqa: E402
+from bonken_sim.engine.play import IllegalPlay, Playout, deal_hands, play, replay  # noqa: E402
+from bonken_sim.rules.names import VARIANTS, Contract, Strategy, Variant  # noqa: E402
+from bonken_sim.runs.deals import RunConfig, RunResult, run, simulate  # noqa: E402
 
 __all__ = [
     "VARIANTS",

@@ -13,7 +13,7 @@ import numpy as np
 
 from bonken_sim import VARIANTS
 from bonken_sim._core.ruleset import F_TOTAL, standard_table
-from bonken_sim.testing import play_batch
+from tests.harness import play_batch
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Refit the contract-choice and doubling models by self-play and ship them in the package.
 
 Usage: python scripts/fit_models.py [--deals 400000] [--seed 2026] [--strategies basic]
-[--out bonken_sim/data/models.json]   (``make fit`` runs it with the defaults)
+[--out bonken_sim/models/data/models.json]   (``make fit`` runs it with the defaults)
 
 The output records this command, the seed and the deal count, so anyone can reproduce it.
 """
@@ -13,10 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-from bonken_sim.fit import fit_models
-from bonken_sim.options import parse_count
+from bonken_sim.models.fit import fit_models
+from bonken_sim.runs.options import parse_count
 
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "bonken_sim" / "data" / "models.json"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "bonken_sim" / "models" / "data" / "models.json"
 
 
 def main() -> None:

@@ -9,20 +9,17 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-GOLDEN = REPO.parent / "shared" / "golden"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _compiled_kernels():
-    from bonken_sim.warmup import warmup
+    from bonken_sim.engine.warmup import warmup
 
     warmup()
 
 
 def golden_records(name: str) -> list[dict]:
     path = GOLDEN / name
-    if not path.exists():
-        pytest.skip(f"golden traces not found at {path} (the shared/ folder beside the repo)")
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]

@@ -15,7 +15,7 @@ __all__ = ["ReportError", "ReportResult", "write_report"]
 def __getattr__(name: str) -> Any:
     # lazy: ``report.pool`` must import without matplotlib and pandas (see pool.py)
     if name in __all__:
-        from . import build
+        from bonken_sim.report import build
 
         return getattr(build, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

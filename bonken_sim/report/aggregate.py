@@ -32,8 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from ..io import VARIANT_NAMES, NotARun, dictionary_codes, read_manifest, require_complete
-from ..rules import BEER_CARD_NAME
+from bonken_sim.rules.names import BEER_CARD_NAME
+from bonken_sim.runs.storage import (
+    VARIANT_NAMES,
+    NotARun,
+    dictionary_codes,
+    read_manifest,
+    require_complete,
+)
 
 # Seat relations, in playing order; seat = (dealer + REL_OFFSET[r]) % 4. "first_doubler" is
 # D+3, who speaks first in the doubling round.
@@ -244,8 +250,8 @@ def _check_score_grid(root: Path, record: Mapping[str, Any] | None) -> None:
     ruleset whose point values leave that grid is refused up front with a clear reason."""
     if record is None:
         return
-    from .._core.ruleset import F_CARD_PTS, F_DOMINO_LAST_PTS, F_LAST_PTS, F_TRICK_PTS
-    from ..house_rules import RulesError, Ruleset
+    from bonken_sim._core.ruleset import F_CARD_PTS, F_DOMINO_LAST_PTS, F_LAST_PTS, F_TRICK_PTS
+    from bonken_sim.rules.rulesets import RulesError, Ruleset
 
     try:
         rules = Ruleset.from_dict(record, "run ruleset")

@@ -24,14 +24,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import __version__
-from ..io import DEALS_DIR
-from . import figures as F
-from . import games as G
-from . import tables as T
-from .aggregate import ChoiceRule, DoubleRule, RunStats, first_pass, open_run, second_pass
-from .pool import default_workers, pool_context  # noqa: F401 - default_workers: re-exported
-from .render import FigureItem, Section, html_page, markdown_page
+from bonken_sim import __version__
+from bonken_sim.report import figures as F
+from bonken_sim.report import games as G
+from bonken_sim.report import tables as T
+from bonken_sim.report.aggregate import (
+    ChoiceRule,
+    DoubleRule,
+    RunStats,
+    first_pass,
+    open_run,
+    second_pass,
+)
+from bonken_sim.report.pool import default_workers, pool_context  # noqa: F401 - default_workers: re-exported
+from bonken_sim.report.render import FigureItem, Section, html_page, markdown_page
+from bonken_sim.runs.storage import DEALS_DIR
 
 REPORT_FORMAT = "bonken-sim-report"
 MARKER = "report.json"
@@ -150,8 +157,8 @@ def _meta(stats: RunStats, run: Path) -> list[tuple[str, str]]:
 
 def _rules_rows(record: Mapping[str, Any] | None) -> list[tuple[str, str]]:
     """The run's rules, and what of the report still measures by RULES.md under house rules."""
-    from ..house_rules import Ruleset
-    from ..rules import BEER_CARD_NAME, plays_beer_card
+    from bonken_sim.rules.names import BEER_CARD_NAME, plays_beer_card
+    from bonken_sim.rules.rulesets import Ruleset
 
     if record is None:
         return [("rules", "RULES.md (standard)")]
@@ -577,7 +584,7 @@ def write_report(
     ``workers`` > 1: that many processes share the aggregation and the drawing (they are
     spawned, so a script calling this needs the ``if __name__ == "__main__":`` guard);
     ``default_workers()`` is what the command line uses. ``fitted``: add the fitted
-    choice and doubling policies (``bonken_sim.choice``/``doubling``) as rules ``policy``.
+    choice and doubling policies (``bonken_sim.models.choice``/``doubling``) as rules ``policy``.
 
     A game run (``bonken-sim game``) gets the game report instead (win rates, totals,
     per-contract contributions, doubling); the rules, ``workers`` and ``fitted`` do not apply
@@ -602,8 +609,8 @@ def write_report(
     check_out(root, dest)
     workers = max(1, int(workers))
     if fitted:
-        from .aggregate import run_layout
-        from .policies import fitted_rules
+        from bonken_sim.report.aggregate import run_layout
+        from bonken_sim.report.policies import fitted_rules
 
         fit_choice, fit_double = fitted_rules(run_layout(root, manifest).dealer)
         choice_rules = {**fit_choice, **(choice_rules or {})}

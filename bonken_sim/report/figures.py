@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .aggregate import PAIRS, REL_NAMES
-from .tables import DOUBLE_GROUPS, HCP_BUCKETS, LONGEST_BUCKETS
+from bonken_sim.report.aggregate import PAIRS, REL_NAMES
+from bonken_sim.report.tables import DOUBLE_GROUPS, HCP_BUCKETS, LONGEST_BUCKETS
 
 WIDTH = 11.0
 STYLE = {

@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..io import NotARun, dictionary_codes, read_manifest, require_complete
-from ..rules import Contract
-from .stats import mean_ci, wilson
+from bonken_sim.report.stats import mean_ci, wilson
+from bonken_sim.rules.names import Contract
+from bonken_sim.runs.storage import NotARun, dictionary_codes, read_manifest, require_complete
 
 GAME_FORMAT = "bonken-sim-games"  # game_run.FORMAT (not imported: that pulls in the kernels)
 GAME_SCHEMA = 1
@@ -497,7 +497,7 @@ def head_to_head(stats: GameStats) -> pd.DataFrame:
 
 def only_doubling_differs(a: str, b: str) -> bool:
     """Profiles with the same card play and contract choice and different doubling."""
-    from ..games import PROFILES
+    from bonken_sim.engine.games import PROFILES
 
     pa, pb = PROFILES.get(a), PROFILES.get(b)
     if pa is None or pb is None:

@@ -1,5 +1,5 @@
-"""The fitted contract-choice and doubling policies (``bonken_sim.choice``,
-``bonken_sim.doubling``) as report rules.
+"""The fitted contract-choice and doubling policies (``bonken_sim.models.choice``,
+``bonken_sim.models.doubling``) as report rules.
 
 A rule sees one part's deals (the `_deals` columns as a DataFrame). Both are classes, not
 closures, so they pickle into the report's worker processes; the models load once per
@@ -30,7 +30,7 @@ class _Models:
     @property
     def models(self) -> Any:
         if self._models is None:
-            from ..choice import load_models
+            from bonken_sim.models.choice import load_models
 
             self._models = load_models(self.models_path)
         return self._models
@@ -45,7 +45,7 @@ _last_choice: tuple[tuple, np.ndarray] | None = None
 
 
 def _choose(policy: _Models, deals: Any) -> np.ndarray:
-    from ..choice import choose
+    from bonken_sim.models.choice import choose
 
     global _last_choice
     chooser = (policy.dealer + _CHOOSER_REL) % 4
@@ -68,8 +68,8 @@ class FittedDoubling(_Models):
     """The doubling policy on the contract the choice policy picks (no doubles elsewhere)."""
 
     def __call__(self, deals: Any, variant: str) -> np.ndarray:
-        from ..doubling import doubles
-        from ..model_features import FeatureCache
+        from bonken_sim.models.doubling import doubles
+        from bonken_sim.models.features import FeatureCache
 
         out = np.zeros((len(deals), 4, 4), bool)
         picked = np.flatnonzero(_choose(self, deals) == variant)

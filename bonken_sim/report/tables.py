@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .aggregate import (
+from bonken_sim.report.aggregate import (
     CHOOSER,
     DIFF_VALUES,
     FEATURES,
@@ -20,7 +20,7 @@ from .aggregate import (
     SCORE_VALUES,
     RunStats,
 )
-from .stats import hist_moments, mean_ci, wilson
+from bonken_sim.report.stats import hist_moments, mean_ci, wilson
 
 #: deal total of each contract (RULES.md §3): a seat's fair share is a quarter of it
 DEAL_TOTAL = {

@@ -1,0 +1,1 @@
+"""Studies built on the engine: advise, tournament, ladder, compare."""

@@ -1,0 +1,249 @@
+"""The strategy ladder (issue 4): is each step up measurably better, and by how much?
+
+* **Card play**, per contract variant: one hero of the higher tier among three of the lower,
+  on the same deals with the hero in each of the four seats in turn (seat-permuted, paired):
+  the hero's mean score minus the seat average (the deal's total / 4), with a 95% CI.
+* **Contract choice**: the chooser's realised score relative to the contract's mean under the
+  fitted relative-value policy, minus the same under a uniformly random choice, paired on
+  the same deals (every variant is played on every deal, so both choices are observed).
+* **Doubling**: on the deals where the policy chooses a contract, the fitted doubling policy's
+  realised gain per double (``s_doubler − s_target``, what one double moves), its share of
+  profitable doubles (Wilson CI), and the doubles made per deal: once with basic play (the
+  targets ignore the doubles), once with advanced play where every seat plays each doubled
+  deal stake-aware (the deal is played again with the doubles in force).
+
+Every CI is a normal 95% interval over deals (a deal's four seat placements are averaged
+first, so they count once) or Wilson's for rates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from bonken_sim._core.rng import seed_key
+from bonken_sim._core.ruleset import F_TOTAL, standard_table
+from bonken_sim._core.staked import staked_batch
+from bonken_sim.engine.play import parse_strategies, strategy_array
+from bonken_sim.engine.selfplay import self_play
+from bonken_sim.models.choice import NAMES, Models, choose, load_models
+from bonken_sim.models.doubling import doubles
+from bonken_sim.stats import Z95, wilson_ci
+
+RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
+
+
+@dataclass(frozen=True)
+class Interval:
+    mean: float
+    lo: float
+    hi: float
+    n: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "ci95": [self.lo, self.hi], "n": self.n}
+
+    def text(self, width: int = 7) -> str:
+        half = (self.hi - self.lo) / 2
+        return f"{self.mean:+{width}.2f} ± {half:5.2f}"
+
+
+def mean_interval(x: np.ndarray) -> Interval:
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    half = Z95 * x.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+    m = float(x.mean())
+    return Interval(m, m - half, m + half, n)
+
+
+def wilson_interval(k: int, n: int) -> Interval:
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    e = wilson_ci(k, n)
+    return Interval(e.mean, e.lo, e.hi, n)
+
+
+def card_play_rung(
+    deals: int, seed: int, lower: str, hero: str, threads: int | None
+) -> dict[str, Interval]:
+    """Per variant: the hero's mean gain over the seat average, seats permuted, same deals."""
+    totals = standard_table()[:, F_TOTAL].astype(np.float64)
+    gains = np.zeros((deals, 12))
+    for seat in range(4):
+        strategies = [lower] * 4
+        strategies[seat] = hero
+        sp = self_play(deals, seed, ",".join(strategies), threads)
+        gains += sp.scores[:, :, seat] - totals / 4.0
+    gains /= 4.0
+    return {name: mean_interval(gains[:, v]) for v, name in enumerate(NAMES)}
+
+
+def choice_rung(sp, models: Models, seed: int) -> dict[str, Any]:
+    """The fitted choice policy against random choice, paired per chooser turn."""
+    mu = np.array([models.mean[v][2] for v in NAMES])
+    rel = sp.scores[:, :, 2] - mu
+    rows = np.arange(len(rel))
+    picked = np.array([NAMES.index(v) for v in choose(models, sp.hands[:, 2])])
+    rand = np.random.default_rng(seed).integers(0, 12, len(rel))
+    policy = rel[rows, picked]
+    random = rel[rows, rand]
+    hindsight = rel.max(axis=1)
+    return {
+        "policy": mean_interval(policy),
+        "random": mean_interval(random),
+        "hindsight": mean_interval(hindsight),
+        "policy_minus_random": mean_interval(policy - random),
+        "picked": picked,
+    }
+
+
+def doubling_rung(sp, models: Models, picked: np.ndarray) -> dict[str, dict[str, Any]]:
+    """Per chosen variant: the doubling policy's gain per double and its rate of profit."""
+    out: dict[str, dict[str, Any]] = {}
+    all_gain = []
+    all_deals = 0
+    for v, name in enumerate(NAMES):
+        idx = np.nonzero(picked == v)[0]
+        if len(idx) == 0:
+            continue
+        d = doubles(models, sp.hands[idx], name)
+        s = sp.scores[idx, v, :].astype(np.int64)
+        i, a, b = np.nonzero(d)
+        gain = s[i, a] - s[i, b]
+        all_gain.append(gain)
+        all_deals += len(idx)
+        out[name] = {
+            "deals": len(idx),
+            "doubles_per_deal": len(gain) / len(idx),
+            "gain_per_double": mean_interval(gain),
+            "profitable": wilson_interval(int((gain > 0).sum()), len(gain)),
+        }
+    g = np.concatenate(all_gain) if all_gain else np.zeros(0)
+    out["all"] = {
+        "deals": all_deals,
+        "doubles_per_deal": len(g) / max(all_deals, 1),
+        "gain_per_double": mean_interval(g),
+        "profitable": wilson_interval(int((g > 0).sum()), len(g)),
+    }
+    return out
+
+
+def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
+    """A copy of ``sp`` whose scores in the chosen contract are those of the deals played
+    again with the policy's doubles in force, by ``strategies`` (stake-aware advanced seats
+    weigh them; RULES.md §5)."""
+    scores = sp.scores.copy()
+    table = standard_table()
+    strat = strategy_array(parse_strategies(strategies))
+    for v, name in enumerate(NAMES):
+        idx = np.nonzero(picked == v)[0]
+        if len(idx) == 0:
+            continue
+        d = doubles(models, sp.hands[idx], name, sp.dealer).astype(np.int64)
+        stake = d + d.transpose(0, 2, 1)
+        hit = np.nonzero(stake.any(axis=(1, 2)))[0]
+        if len(hit) == 0:
+            continue
+        out = np.zeros((len(hit), 4), np.int64)
+        staked_batch(
+            seed_key(sp.seed),
+            (sp.start + idx[hit]).astype(np.int64),
+            sp.dealer,
+            np.full(len(hit), v, np.int64),
+            strat,
+            table,
+            np.ascontiguousarray(stake[hit]),
+            out,
+        )
+        scores[idx[hit], v, :] = out
+    return replace(sp, scores=scores)
+
+
+# The ladder keeps every deal's scores of every rung in memory (peak RSS grows by about
+# 0.76 KB a deal: 187 MB at 50k deals, 454 MB at 400k), so the count is capped at about 8 GB;
+# 10 million deals already give CIs a hundredth of a point wide.
+MAX_DEALS = 10_000_000
+
+
+def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, Any]:
+    """Every rung of the ladder on ``deals`` deals of ``seed``."""
+    if deals < 2:
+        raise ValueError(
+            f"--deals must be at least 2 (a confidence interval needs two), got {deals}"
+        )
+    if deals > MAX_DEALS:
+        raise ValueError(
+            f"--deals must be at most {MAX_DEALS:,} for the ladder (it holds every deal in "
+            f"memory, about 8 GB at the most), got {deals:,}"
+        )
+    models = load_models()
+    rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}
+    second = (seed + 1) % 2**64  # the choice and doubling rungs' deals (seeds are 64-bit)
+    sp = self_play(deals, second, "basic", threads)
+    ch = choice_rung(sp, models, seed)
+    dbl = doubling_rung(sp, models, ch.pop("picked"))
+    # The same policy against advanced seats that play the doubled deals stake-aware.
+    spa = self_play(deals, second, "advanced", threads)
+    picked = choice_rung(spa, models, seed)["picked"]
+    dbl_aware = doubling_rung(replay_with_stakes(spa, models, picked, "advanced"), models, picked)
+    return {
+        "deals": deals,
+        "seed": seed,
+        "card_play": rungs,
+        "choice": ch,
+        "doubling": dbl,
+        "doubling_stake_aware": dbl_aware,
+    }
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, Interval):
+        return x.as_dict()
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    return x
+
+
+def to_json(result: dict[str, Any]) -> dict[str, Any]:
+    return _jsonable(result)
+
+
+def to_text(result: dict[str, Any]) -> str:
+    lines = [f"strategy ladder: {result['deals']:,} deals, seed {result['seed']}", ""]
+    for rung, per in result["card_play"].items():
+        lo, hi = rung.split("->")
+        lines.append(f"card play: one {hi} hero among three {lo}, seats permuted")
+        lines.append("  hero's mean score minus the seat average, 95% CI")
+        for name, iv in per.items():
+            lines.append(f"  {name:14s}{iv.text()}")
+        lines.append("")
+    ch = result["choice"]
+    lines.append("contract choice (basic play): chooser's score minus the contract's mean")
+    for key in ("policy", "random", "hindsight", "policy_minus_random"):
+        lines.append(f"  {key.replace('_', ' '):22s}{ch[key].text()}")
+    lines.append("")
+    titles = {
+        "doubling": "doubling policy on the chosen contracts (basic play: targets do not play "
+        "stake-aware)",
+        "doubling_stake_aware": "doubling policy on the chosen contracts (advanced play: "
+        "every seat plays the doubled deals stake-aware)",
+    }
+    for key, title in titles.items():
+        if key not in result:
+            continue
+        lines.append(title)
+        head = f"  {'variant':14s}{'deals':>8s}{'dbl/deal':>9s}  {'gain per double':>16s}"
+        lines.append(head + "  profitable")
+        for name, e in result[key].items():
+            p = e["profitable"]
+            prof = f"{p.mean:6.1%} [{p.lo:.1%}, {p.hi:.1%}]" if p.n else "     -"
+            gain = e["gain_per_double"].text() if e["gain_per_double"].n else "        -"
+            per_deal = e["doubles_per_deal"]
+            lines.append(f"  {name:14s}{e['deals']:8d}{per_deal:9.2f}  {gain:>16s}  {prof}")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")

@@ -1,0 +1,1 @@
+"""Speed measurements: `bonken-sim bench` and its yardstick kernel."""

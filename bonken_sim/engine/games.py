@@ -1,0 +1,286 @@
+"""Full games of Bonken: player profiles, the models as kernel arrays, and batches of games.
+
+A **profile** bundles card play, contract choice and doubling (``PROFILES``). The numba
+kernel ``_core.game.play_games`` plays whole games; this module prepares its inputs and
+turns its outputs into numpy arrays, on all cores (game ``g`` is a pure function of the seed
+and ``g``, so the thread count never changes a result).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from bonken_sim._core import game as G
+from bonken_sim._core.rng import seed_key
+from bonken_sim._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
+from bonken_sim.models.choice import NAMES, Models, load_models
+from bonken_sim.models.doubling import thresholds
+from bonken_sim.models.features import VARIANT_FEATURES
+
+BASE_FEATURES = (
+    "aces",
+    "kings",
+    "queens",
+    "jacks",
+    "tens",
+    "low",
+    "twos",
+    "eights",
+    "voids",
+    "singletons",
+    "longest",
+    "hearts",
+    "hearts_high",
+    "kh",
+    "ah",
+    "k_unguarded",
+    "q_unguarded",
+    "j_unguarded",
+)
+TRUMP_FEATURES = (
+    "trump_len",
+    "trump_honours",
+    "side_aces",
+    "side_kings",
+    "side_voids",
+    "side_singletons",
+)
+FULL_FEATURES = ("const", *BASE_FEATURES, *TRUMP_FEATURES)  # the kernel's feature order
+DEALS_PER_GAME = G.DEALS_PER_GAME
+PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player: card-play strategy id, contract-choice policy, doubling policy."""
+
+    name: str
+    card: int  # 0 random, 1 basic, 2 advanced (docs/ENGINE.md)
+    choice: int  # G.CHOICE_RANDOM / G.CHOICE_FITTED
+    doubling: int  # G.DOUBLE_NEVER / G.DOUBLE_FITTED
+    description: str
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile(
+            "random",
+            0,
+            G.CHOICE_RANDOM,
+            G.DOUBLE_NEVER,
+            "random legal cards, a uniformly random legal contract (then trump option), "
+            "never doubles",
+        ),
+        Profile(
+            "basic",
+            1,
+            G.CHOICE_FITTED,
+            G.DOUBLE_FITTED,
+            "basic card play, the fitted relative-value contract choice with the τ_k trump "
+            "call, the fitted doubling thresholds",
+        ),
+        Profile(
+            "advanced",
+            2,
+            G.CHOICE_FITTED,
+            G.DOUBLE_FITTED,
+            "advanced card play (stake-aware under doubles), the fitted relative-value "
+            "contract choice with the τ_k trump call, the fitted doubling thresholds",
+        ),
+        Profile(
+            "basic-nodouble",
+            1,
+            G.CHOICE_FITTED,
+            G.DOUBLE_NEVER,
+            "as basic, but never doubles (to measure what doubling is worth)",
+        ),
+        Profile(
+            "basic-randomchoice",
+            1,
+            G.CHOICE_RANDOM,
+            G.DOUBLE_FITTED,
+            "as basic, but chooses contracts at random (to measure what choice is worth)",
+        ),
+    )
+}
+
+
+def parse_profiles(text: str, seats: int = 4) -> list[str]:
+    """``basic`` (every seat) or ``a,b,c,d`` → four profile names; errors name the bad one."""
+    names = [s.strip().lower() for s in str(text).split(",")]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise ValueError(f"give one profile or {seats}, comma-separated; got {text!r}")
+    for n in names:
+        if n not in PROFILES:
+            raise ValueError(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
+    return names
+
+
+@dataclass
+class ModelArrays:
+    coef: np.ndarray  # (12, 4, N_FULL) float64
+    mean: np.ndarray  # (12, 4)
+    bonus: np.ndarray  # (12,)
+    tau: np.ndarray  # (4,): tau[k] for k chooser turns left (k <= 1: the call is forced)
+    theta: np.ndarray  # (12, 4): doubling.thresholds per variant (inf: never)
+
+
+def model_arrays(models: Models) -> ModelArrays:
+    coef = np.zeros((12, 4, len(FULL_FEATURES)))
+    for v, name in enumerate(NAMES):
+        cols = [FULL_FEATURES.index(f) for f in ("const", *VARIANT_FEATURES[name])]
+        for rel in range(4):
+            coef[v, rel, cols] = models.coef(name, rel)
+    mean = np.array([[models.mean[n][r] for r in range(4)] for n in NAMES], dtype=np.float64)
+    bonus = np.array([models.choice.get("selection_bonus", {}).get(n, 0.0) for n in NAMES])
+    tau = np.array([-np.inf, -np.inf, models.tau(2), models.tau(3)])
+    theta = np.full((12, 4), np.inf)
+    for v, name in enumerate(NAMES):
+        if models.doubling.get(name):
+            theta[v] = thresholds(models, name)
+    return ModelArrays(coef, mean, bonus, tau, theta)
+
+
+# The contract whose fitted choice and doubling models a house-rules contract borrows until
+# one is fitted for it: the beer card (bierkaart, in Domino's slot) borrows hartenheer's, the
+# other negative trick contract in which one card costs -50.
+BORROWED_MODEL = {"bierkaart": "hartenheer"}
+
+
+def models_for_table(ma: ModelArrays, table: np.ndarray) -> ModelArrays:
+    """``ma`` with the slots a house ruleset fills differently given borrowed models: when
+    variant 6 is the beer card (a trick contract, not Domino) it takes hartenheer's models."""
+    if table[DOMINO, F_KIND] == KIND_DOMINO:
+        return ma
+    out = ModelArrays(ma.coef.copy(), ma.mean.copy(), ma.bonus.copy(), ma.tau, ma.theta.copy())
+    for arr in (out.coef, out.mean, out.bonus, out.theta):
+        arr[DOMINO] = arr[HARTENHEER]
+    return out
+
+
+@dataclass
+class GameBatch:
+    """Games ``start … start + n − 1``; arrays indexed [game, deal, seat]."""
+
+    start: int
+    variant: np.ndarray  # (n, 11) int8
+    dbl: np.ndarray  # (n, 11) int16: bit 4·d + t set when seat d doubled seat t
+    raw: np.ndarray  # (n, 11, 4) int16
+    final: np.ndarray  # (n, 11, 4) int16
+    totals: np.ndarray  # (n, 4) int32
+    profiles: np.ndarray  # (n, 4) int8, index into the profile list of the batch
+
+    @property
+    def n(self) -> int:
+        return len(self.totals)
+
+    def doubled(self) -> np.ndarray:
+        """(n, 11, 4, 4) bool: [game, deal, d, t] = seat d doubled seat t."""
+        bits = np.arange(16, dtype=np.int16).reshape(4, 4)
+        return ((self.dbl[:, :, None, None] >> bits) & 1).astype(bool)
+
+    def multiplicity(self) -> np.ndarray:
+        """(n, 11, 6) int8: m for each seat pair of ``PAIRS`` (0, 1 or 2 directions)."""
+        d = self.doubled()
+        return np.stack([d[..., a, b].astype(np.int8) + d[..., b, a] for a, b in PAIRS], axis=-1)
+
+
+class GameError(RuntimeError):
+    """The core found a game that breaks RULES.md (never expected; never a silent row)."""
+
+
+def _seat_arrays(seating: np.ndarray, profiles: list[Profile]):
+    """Per game and seat: the card strategy, choice and doubling policy ids of the profile.
+
+    One table lookup each: a Python loop per game cost as much as playing the games."""
+    idx = np.asarray(seating, dtype=np.int64)
+    card = np.array([int(p.card) for p in profiles], np.int64)[idx]
+    choice = np.array([int(p.choice) for p in profiles], np.int64)[idx]
+    dbl = np.array([int(p.doubling) for p in profiles], np.int64)[idx]
+    return card, choice, dbl
+
+
+def play_games(
+    games: int,
+    seed: int,
+    seating: np.ndarray,
+    profiles: list[str],
+    *,
+    start: int = 0,
+    fixed_order: bool = False,
+    doubling: bool = True,
+    threads: int | None = None,
+    models: Models | None = None,
+    table: np.ndarray | None = None,
+) -> GameBatch:
+    """Play games ``start … start + games − 1``; ``seating[i, p]`` indexes ``profiles`` for
+    seat p of game i (a (4,) seating applies to every game). ``table``: a house ruleset's
+    table (``Ruleset.table``); the standard rules by default. The choice and doubling models
+    are the shipped ones, fitted under the standard rules."""
+    threads = threads or os.cpu_count() or 1
+    profs = [PROFILES[p] for p in profiles]
+    seating = np.asarray(seating, dtype=np.int64)
+    if seating.ndim == 1:
+        seating = np.broadcast_to(seating, (games, 4))
+    card, choice, dbl = _seat_arrays(seating, profs)
+    table = standard_table() if table is None else np.ascontiguousarray(table, dtype=np.int64)
+    ma = models_for_table(model_arrays(models or load_models()), table)
+    key = seed_key(seed)
+    b = GameBatch(
+        start,
+        np.zeros((games, DEALS_PER_GAME), np.int8),
+        np.zeros((games, DEALS_PER_GAME), np.int16),
+        np.zeros((games, DEALS_PER_GAME, 4), np.int16),
+        np.zeros((games, DEALS_PER_GAME, 4), np.int16),
+        np.zeros((games, 4), np.int32),
+        seating.astype(np.int8),
+    )
+    step = max(1, -(-games // (4 * threads)))
+
+    def work(lo: int) -> int:
+        hi = min(games, lo + step)
+        return G.play_games(
+            key,
+            start + lo,
+            card[lo:hi],
+            choice[lo:hi],
+            dbl[lo:hi],
+            fixed_order,
+            doubling,
+            table,
+            ma.coef,
+            ma.mean,
+            ma.bonus,
+            ma.tau,
+            ma.theta,
+            b.variant[lo:hi],
+            b.dbl[lo:hi],
+            b.raw[lo:hi],
+            b.final[lo:hi],
+            b.totals[lo:hi],
+        )
+
+    with ThreadPoolExecutor(threads) as pool:
+        errors = list(pool.map(work, range(0, games, step)))
+    for e in errors:
+        if e == G.ERR_NOT_ZERO:
+            raise GameError(
+                "a game's settled totals do not sum to its contracts' totals (a bug: please "
+                "report it)"
+            )
+        if e == G.ERR_NO_CONTRACT:
+            raise GameError("a chooser had no legal contract (a bug: please report it)")
+    return b
+
+
+def ranks(totals: np.ndarray) -> np.ndarray:
+    """Rank 1 = highest total; ties share the better place (1 + seats strictly ahead)."""
+    t = np.asarray(totals)
+    return 1 + (t[:, None, :] > t[:, :, None]).sum(axis=2)

@@ -1,0 +1,343 @@
+"""Single deals: play one deal of one variant, export it as a trace record, replay a record.
+
+A trace record is one JSON object (see the README): deal, dealer, contract, trump, the four
+hands, every play in order (``"pass"`` for a Domino pass) and the raw scores.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bonken_sim._core import kernels as K
+from bonken_sim._core.playout import PASS
+from bonken_sim._core.rng import seed_key
+from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO, standard_table
+from bonken_sim.rules.names import (
+    Strategy,
+    Variant,
+    card_str,
+    contract_name,
+    make_variant,
+    mask_cards,
+    parse_card,
+    parse_variant,
+    variant_name,
+)
+from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, as_ruleset
+
+MAX_SEED = 2**64 - 1
+_TABLE = standard_table()
+
+
+class IllegalPlay(ValueError):
+    """A trace that breaks the rules; the message names the first broken step."""
+
+
+def check_seed(seed: int) -> int:
+    if not isinstance(seed, int | np.integer) or not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def check_deal(deal: int) -> int:
+    if not isinstance(deal, int | np.integer) or not 0 <= int(deal) < 2**63:
+        raise ValueError(f"deal index must be a non-negative integer, got {deal!r}")
+    return int(deal)
+
+
+def check_dealer(dealer: int) -> int:
+    if dealer not in (0, 1, 2, 3):
+        raise ValueError(f"dealer must be a seat 0-3, got {dealer!r}")
+    return int(dealer)
+
+
+def parse_strategies(text: str | Sequence[str | int | Strategy]) -> tuple[Strategy, ...]:
+    """``basic`` (all seats) or four names ``basic,random,random,random`` → per-seat ids."""
+    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    out: list[Strategy] = []
+    for item in items:
+        if isinstance(item, Strategy):
+            out.append(item)
+            continue
+        if isinstance(item, int):
+            try:
+                out.append(Strategy(item))
+            except ValueError:
+                raise ValueError(f"unknown strategy id {item}") from None
+            continue
+        try:
+            out.append(Strategy[str(item).strip().upper()])
+        except KeyError:
+            names = ", ".join(s.name.lower() for s in Strategy)
+            raise ValueError(f"unknown strategy {item!r} (expected one of: {names})") from None
+    if len(out) == 1:
+        out *= 4
+    if len(out) != 4:
+        raise ValueError(f"give one strategy or four (one per seat), got {len(out)}")
+    return tuple(out)
+
+
+def strategy_names(strategies: Sequence[Strategy]) -> str:
+    return ",".join(s.name.lower() for s in strategies)
+
+
+def strategy_array(strategies: Sequence[Strategy]) -> np.ndarray:
+    return np.array([int(s) for s in strategies], dtype=np.int64)
+
+
+def deal_hands(seed: int, deal: int) -> list[int]:
+    """The four hands (bitmasks) of deal ``deal`` of ``seed``."""
+    hands = np.zeros(4, np.uint64)
+    K.deal_hands(seed_key(check_seed(seed)), check_deal(deal), hands)
+    return [int(h) for h in hands]
+
+
+@dataclass
+class Playout:
+    """One deal of one variant, played: who played what, tricks and scores."""
+
+    seed: int
+    deal: int
+    dealer: int
+    variant: Variant
+    strategies: tuple[Strategy, ...]
+    hands: list[int]
+    plays: list[int | None]  # card index, or None for a Domino pass
+    seats: list[int]
+    scores: list[int]
+    tricks: list[int]
+    out_order: list[int] = field(default_factory=list)  # Domino: seats in the order out
+    ruleset: Ruleset = STANDARD
+
+    @property
+    def is_domino(self) -> bool:
+        """Played as Domino (variant 6 under a ruleset whose slot 6 is Domino)."""
+        return is_domino(self.variant, self.ruleset)
+
+    @property
+    def name(self) -> str:
+        """The variant's name under the ruleset (``bierkaart`` where it takes Domino's place)."""
+        return variant_name(self.variant, self.ruleset)
+
+    @property
+    def contract_name(self) -> str:
+        return contract_name(self.variant, self.ruleset)
+
+    def record(self) -> dict:
+        """The trace record (the exact ``bonken-sim trace`` JSON object)."""
+        return {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "contract": self.contract_name,
+            "trump": self.variant.trump,
+            "hands": [[card_str(c) for c in mask_cards(h)] for h in self.hands],
+            "plays": [card_str(c) if c is not None else "pass" for c in self.plays],
+            "scores": list(self.scores),
+            "ruleset": self.ruleset.to_dict(),
+        }
+
+
+def trick_winner(trick: Sequence[int | None], trump: str | None) -> int:
+    """Index in ``trick`` (cards in playing order) of the card that wins it."""
+    trump_suit = "CDHS".index(trump) if trump in ("C", "D", "H", "S") else -1
+    win = 0
+    for i in range(1, len(trick)):
+        a, b = trick[i], trick[win]
+        assert a is not None and b is not None
+        same = a // 13 == b // 13
+        if (same and a > b) or (not same and a // 13 == trump_suit):
+            win = i
+    return win
+
+
+def is_domino(variant: Variant, ruleset: Ruleset = STANDARD) -> bool:
+    """Is ``variant`` played as Domino under ``ruleset`` (not so the beer card in its slot)?"""
+    return bool(ruleset.table[variant.id, F_KIND] == KIND_DOMINO)
+
+
+def _seats_of(
+    variant: Variant,
+    dealer: int,
+    hands: list[int],
+    plays: list[int | None],
+    ruleset: Ruleset = STANDARD,
+) -> list[int]:
+    """Which seat made each play (follows from the rules)."""
+    seats: list[int] = []
+    if is_domino(variant, ruleset):
+        held = list(hands)
+        turn = (dealer + 1) % 4
+        for c in plays:
+            while held[turn] == 0:
+                turn = (turn + 1) % 4
+            seats.append(turn)
+            if c is not None:
+                held[turn] &= ~(1 << c)
+            turn = (turn + 1) % 4
+        return seats
+    leader = (dealer + 1) % 4
+    for t in range(0, len(plays), 4):
+        trick = plays[t : t + 4]
+        order = [(leader + i) % 4 for i in range(len(trick))]
+        seats.extend(order)
+        if len(trick) == 4:
+            leader = order[trick_winner(trick, variant.trump)]
+    return seats
+
+
+def play(
+    seed: int,
+    deal: int,
+    variant: Variant | str,
+    strategies: str | Sequence[str | int | Strategy] = "basic",
+    dealer: int = 0,
+    trump: str | None = None,
+    ruleset: Ruleset | str | dict | None = None,
+) -> Playout:
+    """Play deal ``deal`` of ``seed`` in one contract variant under ``ruleset`` (a Ruleset,
+    a preset name or a ruleset record; default: RULES.md).
+
+    >>> p = play(seed=1, deal=0, variant="troeven_H", strategies="basic")
+    >>> sum(p.scores), sum(p.tricks)
+    (130, 13)
+    """
+    rules = as_ruleset(ruleset)
+    if isinstance(variant, str):
+        variant = (
+            make_variant(variant, trump, ruleset=rules)
+            if trump is not None
+            else parse_variant(variant, ruleset=rules)
+        )
+    seed, deal, dealer = check_seed(seed), check_deal(deal), check_dealer(dealer)
+    strats = parse_strategies(strategies)
+    hands = np.zeros(4, np.uint64)
+    scores = np.zeros(4, np.int64)
+    tricks = np.zeros(4, np.int64)
+    order = np.zeros(4, np.int64)
+    trace = np.zeros(K.TRACE_LEN, np.int64)
+    n = K.trace_deal(
+        seed_key(seed),
+        deal,
+        dealer,
+        variant.id,
+        strategy_array(strats),
+        rules.table,
+        hands,
+        scores,
+        tricks,
+        order,
+        trace,
+    )
+    hand_list = [int(h) for h in hands]
+    plays: list[int | None] = [None if c == PASS else int(c) for c in trace[:n]]
+    out_order = []
+    if is_domino(variant, rules):
+        out_order = [p for _, p in sorted((int(order[p]), p) for p in range(4) if order[p] >= 0)]
+        out_order += [p for p in range(4) if order[p] < 0]
+    return Playout(
+        seed=seed,
+        deal=deal,
+        dealer=dealer,
+        variant=variant,
+        strategies=strats,
+        hands=hand_list,
+        plays=plays,
+        seats=_seats_of(variant, dealer, hand_list, plays, rules),
+        scores=[int(x) for x in scores],
+        tricks=[int(x) for x in tricks],
+        out_order=out_order,
+        ruleset=rules,
+    )
+
+
+_VERDICTS = {
+    K.NOT_IN_HAND: "does not hold",
+    K.NOT_LEGAL: "may not play",
+    K.BAD_PASS: "passed while able to play",
+    K.TOO_MANY: "plays continue after the deal is over",
+    K.TOO_FEW: "the plays stop before the deal is decided",
+}
+
+
+def _record_variant(record: dict, ruleset: Ruleset = STANDARD) -> Variant:
+    try:
+        return make_variant(str(record["contract"]), record.get("trump"), ruleset=ruleset)
+    except KeyError as exc:
+        raise IllegalPlay(f"record has no {exc.args[0]!r}") from None
+    except ValueError as exc:
+        raise IllegalPlay(str(exc)) from None
+
+
+def record_ruleset(record: dict) -> Ruleset:
+    """The ruleset a trace record was played under (RULES.md when it names none)."""
+    data = record.get("ruleset")
+    if data is None:
+        return STANDARD
+    try:
+        return _ruleset_of(json.dumps(data, sort_keys=True))
+    except RulesError as exc:
+        raise IllegalPlay(str(exc)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset_of(key: str) -> Ruleset:
+    """One Ruleset (and one table) per distinct ruleset record of a trace file."""
+    return Ruleset.from_dict(json.loads(key), where="record ruleset")
+
+
+def replay(record: dict) -> list[int]:
+    """Replay a trace record card by card under the rules it records (its ``"ruleset"``,
+    else RULES.md); return the raw scores.
+
+    Raises IllegalPlay naming the first broken rule.
+    """
+    rules = record_ruleset(record)
+    variant = _record_variant(record, rules)
+    table = rules.table
+    dealer = record.get("dealer")
+    if dealer not in (0, 1, 2, 3):
+        raise IllegalPlay(f"dealer must be a seat 0-3, got {dealer!r}")
+    try:
+        hand_cards = [[parse_card(c) for c in h] for h in record["hands"]]
+        raw_plays = record["plays"]
+        plays = [K.PASS if p == "pass" else parse_card(p) for p in raw_plays]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise IllegalPlay(f"malformed record: {exc}") from None
+    if len(hand_cards) != 4 or any(len(h) != 13 for h in hand_cards):
+        raise IllegalPlay("hands must be four hands of 13 cards")
+    masks = [sum(1 << c for c in h) for h in hand_cards]
+    if (
+        sum(bin(m).count("1") for m in masks) != 52
+        or (masks[0] | masks[1] | masks[2] | masks[3]) != 2**52 - 1
+    ):
+        raise IllegalPlay("the hands do not partition the deck")
+    hands = np.array(masks, dtype=np.uint64)
+    plays_arr = np.array(plays, dtype=np.int64)
+    scores = np.zeros(4, np.int64)
+    tricks = np.zeros(4, np.int64)
+    verdict, index = K.replay(table[variant.id], hands, dealer, plays_arr, scores, tricks)
+    if verdict != K.OK:
+        where = _describe_step(variant, index, rules)
+        what = _VERDICTS[verdict]
+        if verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
+            seat, legal = K.legal_now(
+                table[variant.id], np.array(masks, dtype=np.uint64), dealer, plays_arr[:index]
+            )
+            legal_txt = sorted(card_str(c) for c in mask_cards(int(legal)))
+            card = raw_plays[index]
+            if verdict == K.BAD_PASS:
+                raise IllegalPlay(f"{where}: seat {seat} {what}; legal {legal_txt}")
+            raise IllegalPlay(f"{where}: seat {seat} {what} {card}; legal {legal_txt}")
+        raise IllegalPlay(f"{where}: {what}")
+    return [int(x) for x in scores]
+
+
+def _describe_step(variant: Variant, i: int, ruleset: Ruleset = STANDARD) -> str:
+    if is_domino(variant, ruleset):
+        return f"turn {i + 1}"
+    return f"trick {i // 4 + 1}"

@@ -1,0 +1,1 @@
+"""The fitted contract-choice and doubling models: hand features, the models and their fit."""

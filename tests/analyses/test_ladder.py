@@ -1,0 +1,149 @@
+"""The strategy ladder: its statistics and its command."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bonken_sim.analyses.ladder import (
+    Z95,
+    choice_rung,
+    doubling_rung,
+    mean_interval,
+    replay_with_stakes,
+    run_ladder,
+    wilson_interval,
+)
+from bonken_sim.cli import cli
+from bonken_sim.engine.selfplay import self_play
+from bonken_sim.models.choice import NAMES, load_models
+from bonken_sim.models.doubling import doubles
+
+
+def test_mean_interval_is_the_normal_interval():
+    x = np.random.default_rng(1).normal(3.0, 2.0, 500)
+    iv = mean_interval(x)
+    half = Z95 * x.std(ddof=1) / math.sqrt(500)
+    assert iv.mean == pytest.approx(x.mean()) and iv.hi - iv.mean == pytest.approx(half)
+    assert math.isnan(mean_interval(np.zeros(0)).mean)
+
+
+def test_wilson_interval_known_values():
+    iv = wilson_interval(0, 10)
+    assert iv.lo == 0.0 and iv.hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
+    iv = wilson_interval(50, 100)
+    assert (iv.lo, iv.hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    return run_ladder(3000, seed=21, threads=2)
+
+
+def test_basic_beats_random_in_every_variant(ladder):
+    rung = ladder["card_play"]["random->basic"]
+    assert set(rung) == set(NAMES)
+    for name, iv in rung.items():
+        assert iv.lo > 0, f"{name}: basic hero gain {iv.mean:+.2f}, CI [{iv.lo:.2f}, {iv.hi:.2f}]"
+
+
+def test_advanced_beats_basic_where_its_rules_are_worth_most(ladder):
+    """The issue's rule on 3,000 seeded deals: advanced is never significantly worse than
+    basic, and significantly better in at least four of hartenjagen, herenboeren, vrouwen,
+    laatste_slag, domino and troeven (troeven counted only when every suit trump is)."""
+    rung = ladder["card_play"]["basic->advanced"]
+    assert set(rung) == set(NAMES)
+    for name, iv in rung.items():
+        assert iv.hi >= 0, f"{name}: advanced worse, {iv.mean:+.3f} [{iv.lo:.3f}, {iv.hi:.3f}]"
+    better = {name for name in NAMES if rung[name].lo > 0}
+    contracts = {"hartenjagen", "herenboeren", "vrouwen", "laatste_slag", "domino"} & better
+    if {"troeven_C", "troeven_D", "troeven_H", "troeven_S"} <= better:
+        contracts.add("troeven")
+    assert len(contracts) >= 4, f"significantly better only in {sorted(contracts)}"
+
+
+def test_stake_aware_doubling_rung_replays_only_the_doubled_deals():
+    models = load_models()
+    sp = self_play(600, seed=8, strategies="advanced")
+    picked = choice_rung(sp, models, seed=8)["picked"]
+    again = replay_with_stakes(sp, models, picked, "advanced")
+    spb = self_play(600, seed=8, strategies="basic")
+    plain = replay_with_stakes(spb, models, picked, "basic")  # basic ignores stakes
+    assert np.array_equal(plain.scores, spb.scores)
+    changed = np.nonzero((again.scores != sp.scores).any(axis=2))
+    assert len(changed[0]) > 0
+    for i, v in zip(*changed, strict=True):
+        assert v == picked[i]  # only the chosen contract of a deal is played again
+        assert doubles(models, sp.hands[i : i + 1], NAMES[v]).any()
+    assert (again.scores.sum(axis=2) == sp.scores.sum(axis=2)).all()
+
+
+def test_choice_policy_beats_random_choice(ladder):
+    ch = ladder["choice"]
+    assert ch["policy_minus_random"].lo > 0
+    assert ch["hindsight"].mean > ch["policy"].mean  # hindsight is the ceiling
+
+
+def test_choice_and_doubling_numbers_match_a_direct_computation():
+    models = load_models()
+    sp = self_play(1500, seed=8)
+    ch = choice_rung(sp, models, seed=8)
+    mu = np.array([models.mean[v][2] for v in NAMES])
+    rel = sp.scores[:, :, 2] - mu
+    picked = ch["picked"]
+    assert ch["policy"].mean == pytest.approx(rel[np.arange(1500), picked].mean())
+    assert ch["hindsight"].mean == pytest.approx(rel.max(axis=1).mean())
+    dbl = doubling_rung(sp, models, picked)
+    assert sum(e["deals"] for k, e in dbl.items() if k != "all") == 1500
+    from bonken_sim.models.doubling import doubles
+
+    name = max((k for k in dbl if k != "all"), key=lambda k: dbl[k]["deals"])
+    v = NAMES.index(name)
+    idx = np.nonzero(picked == v)[0]
+    d = doubles(models, sp.hands[idx], name)
+    s = sp.scores[idx, v].astype(np.int64)
+    gains = [s[i, a] - s[i, b] for i, a, b in zip(*np.nonzero(d), strict=True)]
+    assert dbl[name]["gain_per_double"].mean == pytest.approx(np.mean(gains))
+    assert dbl[name]["profitable"].mean == pytest.approx(np.mean(np.array(gains) > 0))
+
+
+def test_ladder_command_json_and_file(tmp_path):
+    out = tmp_path / "ladder.json"
+    res = CliRunner().invoke(
+        cli, ["ladder", "--deals", "500", "--seed", "4", "--out", str(out), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc == json.loads(out.read_text())
+    assert doc["deals"] == 500 and set(doc["card_play"]["random->basic"]) == set(NAMES)
+    assert len(doc["choice"]["policy"]["ci95"]) == 2
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--deals", "0"], "--deals must be positive"),
+        (["--deals", "1"], "--deals must be at least 2"),
+        (["--deals", "1e10"], "--deals must be at most 10,000,000"),
+        (["--deals", "1.5"], "--deals"),
+        (["--seed", "x"], "--seed"),
+        (["--out", "/no/such/dir/l.json"], "cannot write --out"),
+    ],
+)
+def test_ladder_command_errors(args, message):
+    res = CliRunner().invoke(cli, ["ladder", *args])
+    assert res.exit_code == 2
+    assert message in res.output
+
+
+def test_ladder_takes_the_largest_seed():
+    """The choice and doubling rungs play the next seed, which wraps at 2**64."""
+    res = CliRunner().invoke(
+        cli, ["ladder", "--deals", "50", "--seed", str(2**64 - 1), "--out", "-", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["seed"] == 2**64 - 1

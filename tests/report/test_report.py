@@ -1,0 +1,522 @@
+"""`bonken-sim report`: the numbers behind every figure (the CSV tables) against a direct
+pandas computation on a small run, the streamed aggregation against a one-part run, the
+choice and doubling policy seam, and the files written.
+
+The run uses dealer seat 1, so the seat relations (leader = seat 2, chooser = seat 3, …) are
+not the identity: a mix-up of seats and relations shows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bonken_sim
+from bonken_sim.report import write_report
+from bonken_sim.report.aggregate import REL_NAMES, REL_OFFSET, aggregate
+from bonken_sim.runs.storage import read_run
+
+DEALS = 3000
+DEALER = 1
+SEATS = {rel: (DEALER + off) % 4 for rel, off in zip(REL_NAMES, REL_OFFSET, strict=True)}
+CHOOSER = SEATS["chooser"]
+Z = 1.959963984540054
+HCP_BINS = [0, 6, 9, 12, 15, 18, 38]
+HCP_LABELS = ["0-5", "6-8", "9-11", "12-14", "15-17", "18+"]
+TOTALS = {
+    "bukken": -65,
+    "hartenjagen": -65,
+    "herenboeren": -120,
+    "vrouwen": -120,
+    "hartenheer": -50,
+    "laatste_slag": -50,
+    "domino": -50,
+}
+
+
+def always_nt(deals: pd.DataFrame) -> np.ndarray:
+    return np.full(len(deals), "troeven_NT", dtype=object)
+
+
+def chooser_longest_trump(deals: pd.DataFrame) -> np.ndarray:
+    lengths = deals[[f"{s}_{CHOOSER}" for s in ("clubs", "diamonds", "hearts", "spades")]]
+    return np.array(["troeven_" + "CDHS"[i] for i in lengths.to_numpy().argmax(1)], dtype=object)
+
+
+def strong_double_chooser(deals: pd.DataFrame, variant: str) -> np.ndarray:
+    """Every non-chooser with 12+ hcp doubles the chooser (a simple deterministic policy)."""
+    out = np.zeros((len(deals), 4, 4), bool)
+    for s in range(4):
+        if s != CHOOSER:
+            out[:, s, CHOOSER] = deals[f"hcp_{s}"].to_numpy() >= 12
+    return out
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "run"
+    bonken_sim.run(deals=DEALS, seed=31, chunk_size=1000, dealer=DEALER, out=out, threads=1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def report(run_dir):
+    """The report, with two choice rules and one doubling rule through the policy seam."""
+    write_report(
+        run_dir,
+        choice_rules={"policy": chooser_longest_trump, "always_nt": always_nt},
+        double_rules={"policy": strong_double_chooser},
+    )
+    return run_dir / "_report"
+
+
+@pytest.fixture(scope="module")
+def frame(run_dir):
+    return read_run(run_dir, deals=True)
+
+
+def csv(report, name: str) -> pd.DataFrame:
+    return pd.read_csv(report / "tables" / f"{name}.csv", keep_default_na=False, na_values=[""])
+
+
+def moments(x: pd.Series) -> dict:
+    n = len(x)
+    mean = x.mean()
+    half = Z * x.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+    return {"n": n, "mean": mean, "ci_low": mean - half, "ci_high": mean + half}
+
+
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    p = k / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return p, centre - half, centre + half
+
+
+def close(a, b, tol=1e-9) -> bool:
+    if isinstance(b, float) and math.isnan(b):
+        return math.isnan(a)
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def check_row(row, expected: dict) -> None:
+    for key, value in expected.items():
+        assert close(float(row[key]), float(value)), (key, row[key], value)
+
+
+def chooser_scores(frame: pd.DataFrame) -> pd.DataFrame:
+    """deal × variant: the chooser's raw score."""
+    return frame.pivot(index="deal", columns="variant", values=f"score_{CHOOSER}")
+
+
+# ---------------------------------------------------------------------------------------
+# Section 1
+
+
+def test_expected_score(report, frame):
+    t = csv(report, "expected_score")
+    assert len(t) == 12 * 4
+    for row in t.itertuples():
+        seat = SEATS[row.relation]
+        assert row.seat == seat
+        x = frame.loc[frame["variant"] == row.variant, f"score_{seat}"]
+        check_row(row._asdict(), moments(x))
+
+
+def test_score_distribution(report, frame):
+    t = csv(report, "score_distribution")
+    for (variant, rel), g in t.groupby(["variant", "relation"]):
+        x = frame.loc[frame["variant"] == variant, f"score_{SEATS[rel]}"]
+        counts = x.value_counts()
+        got = g.set_index("score")["count"]
+        assert got.sum() == DEALS
+        for score, c in counts.items():
+            assert got[score] == c
+        assert (got.drop(counts.index) == 0).all()
+        assert np.allclose(g["probability"], g["count"] / DEALS)
+
+
+def _feature(frame: pd.DataFrame, name: str, seat: int) -> pd.Series:
+    if name == "kh":
+        return (frame["kh_seat"] == seat).astype(int)
+    if name == "longest":
+        return frame[[f"{s}_{seat}" for s in ("clubs", "diamonds", "hearts", "spades")]].max(axis=1)
+    return frame[f"{name}_{seat}"]
+
+
+@pytest.mark.parametrize("feature", ["hcp", "voids", "hearts", "queens", "kh", "twos", "longest"])
+def test_hand_features(report, frame, feature):
+    t = csv(report, "hand_features")
+    t = t[t["feature"] == feature]
+    assert set(t["variant"]) == set(frame["variant"])
+    for rel in [*REL_NAMES, "all"]:
+        seats = [SEATS[rel]] if rel != "all" else range(4)
+        pooled = pd.concat(
+            [
+                pd.DataFrame(
+                    {
+                        "variant": frame["variant"],
+                        "value": _feature(frame, feature, s),
+                        "score": frame[f"score_{s}"],
+                    }
+                )
+                for s in seats
+            ]
+        )
+        for (variant, value), g in pooled.groupby(["variant", "value"]):
+            row = t[(t["variant"] == variant) & (t["relation"] == rel) & (t["value"] == value)]
+            assert len(row) == 1, (variant, rel, value)
+            check_row(row.iloc[0], moments(g["score"]))
+
+
+# ---------------------------------------------------------------------------------------
+# Section 2
+
+
+def test_chooser_value(report, frame):
+    t = csv(report, "chooser_value").set_index("variant")
+    for variant, x in frame.groupby("variant", observed=True)[f"score_{CHOOSER}"]:
+        total = TOTALS.get(variant, 130)
+        row = t.loc[variant]
+        check_row(row, moments(x))
+        assert close(row["fair_share"], total / 4)
+        assert close(row["advantage"], x.mean() - total / 4)
+
+
+def test_best_contract(report, frame):
+    t = csv(report, "best_contract")
+    c = chooser_scores(frame)
+    mu = c.mean()
+    deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    buckets = {
+        "hcp": pd.cut(deals[f"hcp_{CHOOSER}"], HCP_BINS, right=False, labels=HCP_LABELS),
+        "longest": _feature(deals, "longest", CHOOSER).map(lambda x: "7+" if x >= 7 else str(x)),
+    }
+    for feature, bucket in buckets.items():
+        rel = (c - mu).groupby(bucket.astype(str).to_numpy())
+        means = rel.mean()
+        for label, row_means in means.iterrows():
+            rows = t[(t["feature"] == feature) & (t["bucket"] == label)].set_index("variant")
+            for variant, value in row_means.items():
+                assert close(rows.loc[variant, "mean_relative"], value), (feature, label, variant)
+                assert rows.loc[variant, "n"] == rel.size()[label]
+            assert rows.loc[row_means.idxmax(), "best"]
+            assert rows["best"].sum() == 1
+
+
+def test_choice_value(report, frame):
+    t = csv(report, "choice_value")
+    c = chooser_scores(frame)
+    rel = c - c.mean()
+    deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    values = {
+        "hindsight": rel.max(axis=1),
+        "random": rel.mean(axis=1),
+        "always_nt": rel["troeven_NT"],
+        "policy": pd.Series(
+            rel.to_numpy()[
+                np.arange(len(rel)), rel.columns.get_indexer(chooser_longest_trump(deals))
+            ],
+            index=rel.index,
+        ),
+    }
+    assert set(t["rule"]) == set(values)
+    for row in t.itertuples():
+        alone = not isinstance(row.versus, str)  # a blank cell: the rule on its own
+        x = values[row.rule] if alone else values[row.rule] - values[row.versus]
+        check_row(row._asdict(), moments(x))
+    # the hindsight choice is the best per deal: it beats every other rule on average
+    gains = t[(t["rule"] == "hindsight") & t["versus"].notna()]
+    assert (gains["mean"] > 0).all()
+    freq = csv(report, "choice_frequency").set_index(["rule", "variant"])
+    picked = rel.idxmax(axis=1).value_counts()
+    for variant in c.columns:
+        assert freq.loc[("hindsight", variant), "count"] == picked.get(variant, 0)
+    assert freq.loc[("always_nt", "troeven_NT"), "count"] == DEALS
+
+
+def _holding(hands: pd.Series, suit: int) -> tuple[pd.Series, pd.Series]:
+    """Length and A-K-Q-J count of a suit, by Python int bit counting (not numpy's)."""
+    bits = hands.map(lambda h: (int(h) >> (13 * suit)) & 0x1FFF)
+    return bits.map(lambda b: bin(b).count("1")), bits.map(lambda b: bin(b >> 9).count("1"))
+
+
+def test_trump_value(report, frame):
+    t = csv(report, "trump_value")
+    pooled = []
+    for suit, name in enumerate("CDHS"):
+        f = frame[frame["variant"] == f"troeven_{name}"]
+        length, honours = _holding(f[f"hand_{CHOOSER}"], suit)
+        d = pd.DataFrame({"length": length, "honours": honours, "score": f[f"score_{CHOOSER}"]})
+        pooled.append(d)
+        for (ln, hon), g in d.groupby(["length", "honours"]):
+            row = t[(t["trump"] == name) & (t["length"] == ln) & (t["honours"] == hon)]
+            assert len(row) == 1
+            check_row(row.iloc[0], moments(g["score"]))
+    d = pd.concat(pooled)
+    for (ln, hon), g in d.groupby(["length", "honours"]):
+        row = t[(t["trump"] == "any") & (t["length"] == ln) & (t["honours"] == hon)]
+        check_row(row.iloc[0], moments(g["score"]))
+    assert t.loc[t["trump"] == "any", "n"].sum() == 4 * DEALS
+    by_length = csv(report, "trump_length")
+    for name, g in zip([*"CDHS", "any"], [*pooled, d], strict=True):
+        for ln, gl in g.groupby("length"):
+            row = by_length[(by_length["trump"] == name) & (by_length["length"] == ln)]
+            check_row(row.iloc[0], moments(gl["score"]))
+
+
+def test_nt_vs_suit(report, frame):
+    t = csv(report, "nt_vs_suit")
+    c = chooser_scores(frame)
+    deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    keys = []
+    for suit in range(4):
+        length, honours = _holding(deals[f"hand_{CHOOSER}"], suit)
+        keys.append((length * 5 + honours) * 4 + suit)
+    best = pd.concat(keys, axis=1).to_numpy().argmax(1)
+    suit_scores = c[[f"troeven_{s}" for s in "CDHS"]].to_numpy()
+    diff = pd.Series(c["troeven_NT"].to_numpy() - suit_scores[np.arange(len(c)), best], c.index)
+    longest = _feature(deals, "longest", CHOOSER)
+    hcp = pd.cut(deals[f"hcp_{CHOOSER}"], HCP_BINS, right=False, labels=HCP_LABELS).astype(str)
+    for by, key in (("longest", longest.astype(str)), ("hcp_bucket", hcp)):
+        for value, g in diff.groupby(key.to_numpy()):
+            row = t[(t["by"] == by) & (t["value"].astype(str) == value)]
+            assert len(row) == 1
+            check_row(row.iloc[0], moments(g))
+            p, lo, hi = wilson(int((g > 0).sum()), len(g))
+            check_row(row.iloc[0], {"p_nt_better": p, "p_ci_low": lo, "p_ci_high": hi})
+    check_row(t[t["by"] == "all"].iloc[0], moments(diff))
+
+
+# ---------------------------------------------------------------------------------------
+# Section 3
+
+
+def test_doubling(report, frame):
+    t = csv(report, "doubling")
+    assert len(t) == 12 * 12
+    for row in t.itertuples():
+        d, tg = SEATS[row.doubler], SEATS[row.target]
+        f = frame[frame["variant"] == row.variant]
+        x = f[f"score_{d}"] - f[f"score_{tg}"]
+        check_row(row._asdict(), moments(x))
+        p, lo, hi = wilson(int((x > 0).sum()), len(x))
+        check_row(row._asdict(), {"p_positive": p, "p_ci_low": lo, "p_ci_high": hi})
+        assert close(row.p_negative, (x < 0).mean())
+        assert row.target_is_chooser == (row.target == "chooser")
+
+
+def test_doubling_by_hcp(report, frame):
+    t = csv(report, "doubling_by_hcp")
+    groups = csv(report, "doubling_groups_by_hcp")
+    for variant in ("vrouwen", "troeven_H"):
+        f = frame[frame["variant"] == variant]
+        pooled: dict[str, list] = {}
+        for dr in REL_NAMES:
+            for tr in REL_NAMES:
+                if dr == tr:
+                    continue
+                d, tg = SEATS[dr], SEATS[tr]
+                x = f[f"score_{d}"] - f[f"score_{tg}"]
+                bucket = pd.cut(f[f"hcp_{d}"], HCP_BINS, right=False, labels=HCP_LABELS)
+                group = (
+                    "chooser → other (double back)"
+                    if dr == "chooser"
+                    else "other → chooser"
+                    if tr == "chooser"
+                    else "other → other"
+                )
+                pooled.setdefault(group, []).append(pd.DataFrame({"x": x, "b": bucket}))
+                for label, g in x.groupby(bucket.astype(str).to_numpy()):
+                    row = t[
+                        (t["variant"] == variant)
+                        & (t["doubler"] == dr)
+                        & (t["target"] == tr)
+                        & (t["hcp_bucket"] == label)
+                    ]
+                    check_row(row.iloc[0], moments(g))
+                    p, lo, hi = wilson(int((g > 0).sum()), len(g))
+                    check_row(row.iloc[0], {"p_positive": p, "p_ci_low": lo, "p_ci_high": hi})
+        for group, parts in pooled.items():
+            d = pd.concat(parts)
+            for label, g in d.groupby(d["b"].astype(str))["x"]:
+                row = groups[
+                    (groups["variant"] == variant)
+                    & (groups["group"] == group)
+                    & (groups["hcp_bucket"] == label)
+                ]
+                check_row(row.iloc[0], moments(g))
+
+
+def test_policy_doubling_seam(report, frame):
+    """A doubling rule's realised gain per double it made, per pair and variant."""
+    t = csv(report, "doubling_policy")
+    made = t[t["n"] > 0]
+    assert set(made["target"]) == {"chooser"}
+    for row in made.itertuples():
+        d = SEATS[row.doubler]
+        f = frame[(frame["variant"] == row.variant) & (frame[f"hcp_{d}"] >= 12)]
+        x = f[f"score_{d}"] - f[f"score_{CHOOSER}"]
+        check_row(row._asdict(), moments(x))
+        assert close(row.per_deal, len(x) / DEALS)
+    assert (report / "figures" / "doubling_policy.png").stat().st_size > 0
+
+
+# ---------------------------------------------------------------------------------------
+# Streaming
+
+
+def _hist_arrays(stats) -> dict[str, np.ndarray]:
+    h = stats.hists
+    out = {"score": h.score, "trump": h.trump, "nt": h.nt}
+    out.update({f"group{i}": g for i, g in enumerate(h.groups)})
+    out.update({f"double_{k}": v for k, v in h.double.items()})
+    return out
+
+
+def test_streamed_equals_one_part(run_dir, tmp_path, monkeypatch):
+    """Three parts, and slices of 256 deals inside each, give the histograms of one part."""
+    import bonken_sim.report.aggregate as agg
+
+    one = tmp_path / "one"
+    bonken_sim.run(deals=DEALS, seed=31, chunk_size=DEALS, dealer=DEALER, out=one, threads=1)
+    whole = aggregate(one)
+    monkeypatch.setattr(agg, "SLICE", 256)
+    parts = aggregate(run_dir)
+    assert len(parts.manifest["parts"]) == 3 and len(whole.manifest["parts"]) == 1
+    a, b = _hist_arrays(whole), _hist_arrays(parts)
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    assert np.allclose(whole.choice.sums, parts.choice.sums, rtol=1e-12, atol=1e-9)
+    assert np.allclose(whole.choice.diff_sumsq, parts.choice.diff_sumsq, rtol=1e-12)
+
+
+def test_parallel_workers_equal_serial(run_dir):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    serial = aggregate(run_dir)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parallel = aggregate(run_dir, executor=pool, workers=2)
+    a, b = _hist_arrays(serial), _hist_arrays(parallel)
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    assert np.allclose(serial.choice.sumsq, parallel.choice.sumsq, rtol=1e-12)
+
+
+def test_parallel_when_workers_finish_first(run_dir):
+    """The driver takes parts from the back until it meets one a worker has started, or one
+    a worker already finished and that was merged and dropped. An executor that runs every
+    pass-1 task at once but the last part's makes the second case happen: the driver takes
+    the last part, merges the others, then finds the next one gone."""
+    from concurrent.futures import Executor, Future
+
+    last = max(p["index"] for p in json.loads((run_dir / "_manifest.json").read_text())["parts"])
+
+    class AllButLast(Executor):
+        def submit(self, fn, *args, **kwargs):
+            f: Future = Future()
+            if fn.__name__ == "_pass_one_compact" and args[1][0]["index"] == last:
+                return f  # left pending: the driver cancels it and does the part itself
+            f.set_result(fn(*args, **kwargs))
+            return f
+
+    rules = ({"nt": always_nt}, {"policy": strong_double_chooser})
+    serial = aggregate(run_dir, *rules)
+    eager = aggregate(run_dir, *rules, executor=AllButLast(), workers=2)
+    a, b = _hist_arrays(serial), _hist_arrays(eager)
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    assert np.allclose(serial.choice.sums, eager.choice.sums, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+
+
+def test_files(report, run_dir):
+    doc = json.loads((report / "report.json").read_text())
+    assert doc["format"] == "bonken-sim-report" and doc["deals"] == DEALS
+    for name in doc["files"]:
+        assert (report / name).stat().st_size > 0, name
+    figures = {p.stem for p in (report / "figures").glob("*.png")}
+    assert figures == {p.stem for p in (report / "figures").glob("*.svg")}
+    assert len(figures) == 12  # 11 + the policy's doubling figure
+    html = (report / "report.html").read_text()
+    assert html.count('src="data:image/png;base64,') == len(figures)
+    assert '<img src="figures/' not in html  # self-contained: no image read from disk
+    md = (report / "report.md").read_text()
+    for stem in figures:
+        assert f"](figures/{stem}.png)" in md
+    for line in md.splitlines():
+        if "](tables/" in line:
+            for name in line.split("](tables/")[1:]:
+                assert (report / "tables" / name.split(")")[0]).is_file()
+    # the report sits in a '_' folder: the run still reads as its Parquet datasets
+    assert len(pd.read_parquet(run_dir)) == DEALS * 12
+
+
+def test_rewrite_replaces_a_previous_report(run_dir, tmp_path):
+    out = tmp_path / "rep"
+    write_report(run_dir, out, formats="md")
+    (out / "stale.txt").write_text("old")
+    write_report(run_dir, out, formats="html")
+    assert (out / "report.html").is_file()
+    assert not (out / "report.md").exists() and not (out / "stale.txt").exists()
+    assert not list(tmp_path.glob(".rep*"))  # no temporary folder left behind
+
+
+# ---------------------------------------------------------------------------------------
+# The fitted policies (bonken_sim.models.choice, bonken_sim.models.doubling) through the seam
+
+
+def test_fitted_policies(run_dir, frame):
+    """The report's 'policy' rules are choice.choose on the chooser's hands and
+    doubling.doubles on the contract it chooses: the tables against calling them directly."""
+    from bonken_sim.models.choice import choose, load_models
+    from bonken_sim.models.doubling import doubles
+    from bonken_sim.report import tables as T
+    from bonken_sim.report.policies import fitted_rules
+
+    choice_rules, double_rules = fitted_rules(DEALER)
+    stats = aggregate(run_dir, choice_rules, double_rules)
+    models = load_models()
+    c = chooser_scores(frame)
+    rel = c - c.mean()
+    deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    picked = choose(models, deals[f"hand_{CHOOSER}"].to_numpy(np.uint64), seat=2)
+    mine = pd.Series(rel.to_numpy()[np.arange(len(rel)), rel.columns.get_indexer(picked)])
+    rules, freq = T.choice_value(stats)
+    row = rules[(rules["rule"] == "policy") & (rules["versus"] == "")].iloc[0]
+    check_row(row, moments(mine))
+    counts = pd.Series(picked).value_counts()
+    f = freq[freq["rule"] == "policy"].set_index("variant")["count"]
+    assert all(f[v] == counts.get(v, 0) for v in f.index)
+
+    hands = deals[[f"hand_{p}" for p in range(4)]].to_numpy(np.uint64)
+    gains: dict[tuple[str, str, str], list] = {}
+    for variant in np.unique(picked):
+        idx = np.flatnonzero(picked == variant)
+        dbl = doubles(models, hands[idx], variant, DEALER)
+        s = frame[frame["variant"] == variant].set_index("deal").loc[c.index[idx]]
+        for dr in REL_NAMES:
+            for tr in REL_NAMES:
+                if dr != tr:
+                    d, tg = SEATS[dr], SEATS[tr]
+                    on = dbl[:, d, tg]
+                    x = (s[f"score_{d}"] - s[f"score_{tg}"])[on]
+                    gains[variant, dr, tr] = list(x)
+    table = T.doubling(stats, "policy")
+    for r in table.itertuples():
+        x = pd.Series(gains.get((r.variant, r.doubler, r.target), []), dtype=float)
+        assert r.n == len(x)
+        if len(x) > 1:
+            check_row(r._asdict(), moments(x))
+    assert table["n"].sum() > 0
+    summary = T.doubling_summary(stats, "policy").set_index("variant")
+    assert summary.loc["all", "n"] == table["n"].sum()
+    assert close(summary.loc["all", "per_deal"], table["n"].sum() / DEALS)
