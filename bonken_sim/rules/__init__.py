@@ -1,1 +1,1 @@
-"""Rules in Python terms: contract and card names, rulesets and their presets, described in words."""
+"""Rules in Python terms: contract and card names, rulesets and presets, in words."""
