@@ -49,9 +49,8 @@ from bonken_sim.analyses.advise_play import (
     CHUNK_DEALS,
     Played,
     Sums,
-    conditional_scores,
     play,
-    reference_scores,
+    played_scores,
     warm,
 )
 from bonken_sim.analyses.advise_reference import reference_sums
@@ -83,14 +82,13 @@ __all__ = [
     "Sums",
     "advise",
     "choosable_variants",
-    "conditional_scores",
     "make_config",
     "parse_hand13",
     "parse_seat",
     "parse_turns_left",
     "play",
+    "played_scores",
     "policy_choice",
-    "reference_scores",
     "warm",
 ]
 

@@ -24,33 +24,22 @@ from bonken_sim.rules.rulesets import STANDARD, Ruleset
 CHUNK_DEALS = 4096  # small enough that two threads stay balanced and Ctrl-C is quick
 
 
-def conditional_scores(
-    hand: int,
-    seat: int,
+def played_scores(
     variants: np.ndarray,
     strategies: np.ndarray,
     seed: int,
     start: int,
     n: int,
     ruleset: Ruleset = STANDARD,
+    hand: int | None = None,
+    seat: int = 0,
 ) -> np.ndarray:
-    """Raw scores (n, len(variants), 4) of conditional deals ``start … start+n−1``."""
+    """Raw scores (n, len(variants), 4) of deals ``start … start+n−1`` of the seed, dealer
+    seat 0: with ``hand``, the conditional deals in which ``seat`` holds it; without, the
+    unconditional deals, those of ``bonken-sim run --seed S`` (the reference stream)."""
     return deal_scores(
         seed, start, n, DEALER, variants, strategies, ruleset.table, hand=hand, seat=seat
     )
-
-
-def reference_scores(
-    variants: np.ndarray,
-    strategies: np.ndarray,
-    seed: int,
-    start: int,
-    n: int,
-    ruleset: Ruleset = STANDARD,
-) -> np.ndarray:
-    """Raw scores (n, len(variants), 4) of unconditional deals ``start … start+n−1`` of the
-    seed: the deals of ``bonken-sim run --seed S`` (dealer seat 0)."""
-    return deal_scores(seed, start, n, DEALER, variants, strategies, ruleset.table)
 
 
 @dataclass
@@ -128,21 +117,17 @@ def play(
 
     rules = cfg.ruleset
 
-    def cond_task(start: int, n: int) -> tuple[str, Sums, float]:
+    def task(which: str, start: int, n: int) -> tuple[str, Sums, float]:
         c0 = time.thread_time()
-        scores = conditional_scores(cfg.hand, me, variants, strat, cfg.seed, start, n, rules)
-        return "conditional", Sums.of(scores, me), time.thread_time() - c0
+        hand = cfg.hand if which == "conditional" else None
+        scores = played_scores(variants, strat, cfg.seed, start, n, rules, hand, me)
+        return which, Sums.of(scores, me), time.thread_time() - c0
 
-    def ref_task(start: int, n: int) -> tuple[str, Sums, float]:
-        c0 = time.thread_time()
-        scores = reference_scores(variants, strat, cfg.seed, start, n, rules)
-        return "reference", Sums.of(scores, me), time.thread_time() - c0
-
-    def tasks() -> Iterator[tuple[Callable[[int, int], tuple[str, Sums, float]], int, int]]:
+    def tasks() -> Iterator[tuple[str, int, int]]:
         for start, n in _chunks(cfg.deals, chunk):
-            yield cond_task, start, n
+            yield "conditional", start, n
             if reference:
-                yield ref_task, start, n
+                yield "reference", start, n
 
     totals = {"conditional": Sums.zeros(nv), "reference": Sums.zeros(nv)}
     _load_kernels(reference, rules)
@@ -151,8 +136,8 @@ def play(
     try:
         pending: list[Future[tuple[str, Sums, float]]] = []
         queue = tasks()
-        for fn, start, n in queue:
-            pending.append(pool.submit(fn, start, n))
+        for which, start, n in queue:
+            pending.append(pool.submit(task, which, start, n))
             if len(pending) >= 2 * cfg.threads:
                 break
         while pending:
@@ -163,8 +148,7 @@ def play(
                 progress(totals[which].n, cfg.deals)
             nxt = next(queue, None)
             if nxt is not None:
-                fn, start, n = nxt
-                pending.append(pool.submit(fn, start, n))
+                pending.append(pool.submit(task, *nxt))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return Played(
@@ -176,9 +160,9 @@ def _load_kernels(reference: bool, rules: Ruleset = STANDARD) -> None:
     """Compile or load the kernels on this thread, before the pool calls them from several."""
     variants = np.zeros(1, np.int64)
     strat = np.ones(4, np.int64)
-    conditional_scores((1 << 13) - 1, 2, variants, strat, 0, 0, 1, rules)
+    played_scores(variants, strat, 0, 0, 1, rules, hand=(1 << 13) - 1, seat=2)
     if reference:
-        reference_scores(variants, strat, 0, 0, 1, rules)
+        played_scores(variants, strat, 0, 0, 1, rules)
 
 
 def warm() -> None:
