@@ -10,7 +10,6 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from bonken_sim._core.ruleset import STANDARD_POINTS
 from bonken_sim.rules.options import point_keys
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,7 +59,7 @@ def describe_lines(r: Ruleset, standard: Ruleset, width: int = 100) -> list[str]
         "",
         *_card_play(r, standard),
         "",
-        *_scores(r),
+        *_scores(r, standard),
         "",
         *_game(r, standard),
     ]
@@ -101,12 +100,12 @@ def _card_play(r: Ruleset, std: Ruleset) -> list[str]:
     return lines
 
 
-def _scores(r: Ruleset) -> list[str]:
-    pts = r.point
+def _scores(r: Ruleset, std: Ruleset) -> list[str]:
+    pts, standard_pts = r.point, std.point
     lines = ["Scores"]
     for key in point_keys(r.negatives):
         v = pts[key]
-        same = v == STANDARD_POINTS.get(key)
+        same = v == standard_pts.get(key)  # the beer card's is never standard
         lines.append(f"  {POINT_WORDS[key]:44s} {v:+5d}{_MARK[same]}")
     return lines
 
