@@ -10,14 +10,14 @@ the wrong average, so each mismatch is an error that names it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bonken_sim.analyses.advise_config import AdviseConfig
+from bonken_sim.analyses.advise_play import Sums
+from bonken_sim.engine.play import strategy_names
+from bonken_sim.engine.version import engine_version
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset
-
-if TYPE_CHECKING:  # pragma: no cover
-    from bonken_sim.analyses.advise import AdviseConfig, Sums
 
 
 class ReferenceError(ValueError):
@@ -25,8 +25,6 @@ class ReferenceError(ValueError):
 
 
 def _check(manifest: dict, cfg: AdviseConfig, root: Path, engine: str) -> None:
-    from bonken_sim.engine.play import strategy_names
-
     where = f"--reference {root}"
     if manifest.get("state") != "complete":
         raise ReferenceError(
@@ -70,8 +68,6 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
     the advised seat's column is read: advise compares the hand with that seat's average
     and nothing else (the other seats' sums and the doubling sums stay zero).
     """
-    from bonken_sim._core._jit import _source_hash
-    from bonken_sim.analyses.advise import Sums
     from bonken_sim.runs.storage import NotARun, read_manifest, score_sums
 
     root = Path(cfg.reference_run or "")
@@ -79,7 +75,7 @@ def reference_sums(cfg: AdviseConfig) -> Sums:
         manifest = read_manifest(root)
     except NotARun as exc:
         raise ReferenceError(f"--reference: {exc}") from None
-    _check(manifest, cfg, root, _source_hash())
+    _check(manifest, cfg, root, engine_version())
     me = cfg.seat
     try:
         count, s1, s2 = score_sums(root, [me])

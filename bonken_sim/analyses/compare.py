@@ -65,6 +65,34 @@ def _manifest(path: str | os.PathLike) -> tuple[str, dict]:
             ) from None
 
 
+def _check_same_seed(ca: dict, cb: dict, runs: str, units: str) -> None:
+    """Only runs of one seed hold the same cards in deal (game) ``i``: else a CompareError."""
+    if ca["seed"] != cb["seed"]:
+        raise CompareError(
+            f"the {runs} have different seeds ({ca['seed']} and {cb['seed']}): their {units} "
+            "hold different cards and cannot be paired; run both with the same --seed"
+        )
+
+
+def _differences(ca: dict, cb: dict, keys: tuple[str, ...]) -> list[str]:
+    """A note for every one of ``keys`` the two runs' configs set differently."""
+    return [f"{k} differ: {ca.get(k)} vs {cb.get(k)}" for k in keys if ca.get(k) != cb.get(k)]
+
+
+def _pair_fields(
+    kind: str, run_a: str | os.PathLike, run_b: str | os.PathLike, ma: dict, mb: dict
+) -> dict[str, Any]:
+    """The fields that open both kinds of comparison document."""
+    return {
+        "kind": kind,
+        "run_a": str(run_a),
+        "run_b": str(run_b),
+        "ruleset_a": _ruleset_name(ma),
+        "ruleset_b": _ruleset_name(mb),
+        "seed": ma["config"]["seed"],
+    }
+
+
 def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str, Any]:
     """Per variant and seat: mean score in A and B and the paired difference B − A (95% CI),
     over the deals both runs hold. Two game runs: see :func:`compare_games`."""
@@ -77,17 +105,10 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
     if kind_a == "games":
         return compare_games(run_a, run_b, ma, mb)
     ca, cb = ma["config"], mb["config"]
-    if ca["seed"] != cb["seed"]:
-        raise CompareError(
-            f"the runs have different seeds ({ca['seed']} and {cb['seed']}): their deals hold "
-            f"different cards and cannot be paired; run both with the same --seed"
-        )
+    _check_same_seed(ca, cb, "runs", "deals")
     if ca.get("dealer", 0) != cb.get("dealer", 0):
         raise CompareError("the runs have different dealers; their deals cannot be paired")
-    notes = []
-    for key in ("strategies",):
-        if ca.get(key) != cb.get(key):
-            notes.append(f"{key} differ: {ca.get(key)} vs {cb.get(key)}")
+    notes = _differences(ca, cb, ("strategies",))
     ra, rb = ca.get("ruleset"), cb.get("ruleset")
     if (ra or {}).get("name") != (rb or {}).get("name") and ra is not None and rb is not None:
         opts_a = {k: v for k, v in ra.items() if k != "name"}
@@ -108,21 +129,10 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
         if n < 2:
             continue
         sa, sb = sa[ia], sb[ib]
-        seats = []
-        for p in range(4):
-            d = sb[:, p] - sa[:, p]
-            diff = mean_ci(n, int(d.sum()), int((d * d).sum()))
-            a = mean_ci(n, int(sa[:, p].sum()), int((sa[:, p] ** 2).sum()))
-            b = mean_ci(n, int(sb[:, p].sum()), int((sb[:, p] ** 2).sum()))
-            seats.append({"a": a.mean, "b": b.mean, "diff": diff})
+        seats = [_paired(sa[:, p], sb[:, p]) for p in range(4)]
         rows.append({"variant": v, "n": n, "seats": seats})
     return {
-        "kind": "deals",
-        "run_a": str(run_a),
-        "run_b": str(run_b),
-        "ruleset_a": _ruleset_name(ma),
-        "ruleset_b": _ruleset_name(mb),
-        "seed": ca["seed"],
+        **_pair_fields("deals", run_a, run_b, ma, mb),
         "dealer": ca.get("dealer", 0),
         "notes": notes,
         "variants": rows,
@@ -150,19 +160,37 @@ def _est(e: Estimate) -> dict[str, Any]:
     return {"mean": e.mean, "ci95": [e.lo, e.hi], "sd": e.sd}
 
 
+def _heading(doc: dict[str, Any], what: str) -> list[str]:
+    """The lines that open both kinds of table: which run is subtracted from which, the
+    seed and ``what`` is compared, the notes, a blank line."""
+    return [
+        f"B = {doc['run_b']} (ruleset {doc['ruleset_b']})  minus  "
+        f"A = {doc['run_a']} (ruleset {doc['ruleset_a']})",
+        f"seed {doc['seed']}, {what}",
+        *(f"note: {n}" for n in doc["notes"]),
+        "",
+    ]
+
+
+def _moves_chooser(ruleset_b: str, contract: str, paired: dict[str, Any]) -> str:
+    """The line that says a significant change of the chooser's value of ``contract``."""
+    e = paired["diff"]
+    return (
+        f"{ruleset_b} moves the chooser's {contract} value by {e.mean:+.2f} ± "
+        f"{e.half_width:.2f} ({paired['a']:+.2f} -> {paired['b']:+.2f})"
+    )
+
+
 def to_text(doc: dict[str, Any]) -> list[str]:
     if doc["kind"] == "games":
         return _games_text(doc)
     dealer = doc["dealer"]
     roles = [ROLES[(p - dealer) % 4] for p in range(4)]
-    lines = [
-        f"B = {doc['run_b']} (ruleset {doc['ruleset_b']})  minus  "
-        f"A = {doc['run_a']} (ruleset {doc['ruleset_a']})",
-        f"seed {doc['seed']}, the same cards in both: mean paired difference of raw scores "
-        "per deal, ± the 95% CI half-width",
-    ]
-    lines += [f"note: {n}" for n in doc["notes"]]
-    lines.append("")
+    lines = _heading(
+        doc,
+        "the same cards in both: mean paired difference of raw scores per deal, ± the 95% CI "
+        "half-width",
+    )
     head = f"{'variant':12s} {'deals':>8s}" + "".join(
         f" {f'seat {p} {roles[p]}':>16s}" for p in range(4)
     )
@@ -176,13 +204,8 @@ def to_text(doc: dict[str, Any]) -> list[str]:
     lines.append("")
     chooser = (dealer + 2) % 4
     for r in doc["variants"]:
-        e = r["seats"][chooser]["diff"]
-        if abs(e.mean) > e.half_width:
-            lines.append(
-                f"{doc['ruleset_b']} moves the chooser's {r['variant']} value by "
-                f"{e.mean:+.2f} ± {e.half_width:.2f} "
-                f"({r['seats'][chooser]['a']:+.2f} -> {r['seats'][chooser]['b']:+.2f})"
-            )
+        if _significant(r["seats"][chooser]["diff"]):
+            lines.append(_moves_chooser(doc["ruleset_b"], r["variant"], r["seats"][chooser]))
     return lines
 
 
@@ -230,15 +253,8 @@ def compare_games(
     contract the change in the chooser's raw score over the deals where both runs chose the
     same variant (the same cards, the same contract). 95% normal CIs of paired differences."""
     ca, cb = ma["config"], mb["config"]
-    if ca["seed"] != cb["seed"]:
-        raise CompareError(
-            f"the game runs have different seeds ({ca['seed']} and {cb['seed']}): their games "
-            "hold different cards and cannot be paired; run both with the same --seed"
-        )
-    notes = []
-    for key in ("players", "order", "doubling"):
-        if ca.get(key) != cb.get(key):
-            notes.append(f"{key} differ: {ca.get(key)} vs {cb.get(key)}")
+    _check_same_seed(ca, cb, "game runs", "games")
+    notes = _differences(ca, cb, ("players", "order", "doubling"))
     cols = ["game"] + [f"total_{p}" for p in range(4)] + [f"rank_{p}" for p in range(4)]
     ga = _read_games(run_a, ma, "games_file", cols)
     gb = _read_games(run_b, mb, "games_file", cols)
@@ -282,12 +298,7 @@ def compare_games(
             )
     contracts, same_share = _chooser_values(run_a, run_b, ma, mb, common)
     return {
-        "kind": "games",
-        "run_a": str(run_a),
-        "run_b": str(run_b),
-        "ruleset_a": _ruleset_name(ma),
-        "ruleset_b": _ruleset_name(mb),
-        "seed": ca["seed"],
+        **_pair_fields("games", run_a, run_b, ma, mb),
         "games": n,
         "notes": notes,
         "seats": seats,
@@ -367,14 +378,11 @@ def _significant(e: Estimate) -> bool:
 
 def _games_text(doc: dict[str, Any]) -> list[str]:
     rb = doc["ruleset_b"]
-    lines = [
-        f"B = {doc['run_b']} (ruleset {rb})  minus  A = {doc['run_a']} (ruleset "
-        f"{doc['ruleset_a']})",
-        f"seed {doc['seed']}, {doc['games']:,d} games with the same cards in both: paired "
-        "differences per game, ± the 95% CI half-width; a win is rank 1 (ties included)",
-    ]
-    lines += [f"note: {n}" for n in doc["notes"]]
-    lines.append("")
+    lines = _heading(
+        doc,
+        f"{doc['games']:,d} games with the same cards in both: paired differences per game, "
+        "± the 95% CI half-width; a win is rank 1 (ties included)",
+    )
     lines.append(f"{'':26s} {'win rate':^15s} {'win rate change':>17s} {'mean total':>18s}")
     lines.append(
         f"{'seat':5s} {'profile':20s} {'A':>7s} {'B':>7s} {'(percent. points)':>17s} "
@@ -417,12 +425,8 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
         )
     lines.append("")
     for c in doc["contracts"]:
-        e = c["diff"]
-        if _significant(e):
-            lines.append(
-                f"{rb} moves the chooser's {c['contract']} value by {e.mean:+.2f} ± "
-                f"{e.half_width:.2f} ({c['a']:+.2f} -> {c['b']:+.2f})"
-            )
+        if _significant(c["diff"]):
+            lines.append(_moves_chooser(rb, c["contract"], c))
     for s in doc["seats"]:
         e = s["win"]["diff"]
         if _significant(e):

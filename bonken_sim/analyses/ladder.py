@@ -24,11 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim._core.rng import seed_key
-from bonken_sim._core.ruleset import F_TOTAL, standard_table
-from bonken_sim._core.staked import staked_batch
 from bonken_sim.engine.play import parse_strategies, strategy_array
+from bonken_sim.engine.rule_table import standard_deal_totals
 from bonken_sim.engine.selfplay import self_play
+from bonken_sim.engine.staked import staked_scores
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles
 from bonken_sim.stats import Z95, wilson_ci
@@ -72,7 +71,7 @@ def card_play_rung(
     deals: int, seed: int, lower: str, hero: str, threads: int | None
 ) -> dict[str, Interval]:
     """Per variant: the hero's mean gain over the seat average, seats permuted, same deals."""
-    totals = standard_table()[:, F_TOTAL].astype(np.float64)
+    totals = standard_deal_totals().astype(np.float64)
     gains = np.zeros((deals, 12))
     for seat in range(4):
         strategies = [lower] * 4
@@ -138,7 +137,6 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
     again with the policy's doubles in force, by ``strategies`` (stake-aware advanced seats
     weigh them; RULES.md §5)."""
     scores = sp.scores.copy()
-    table = standard_table()
     strat = strategy_array(parse_strategies(strategies))
     for v, name in enumerate(NAMES):
         idx = np.nonzero(picked == v)[0]
@@ -149,16 +147,13 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
         hit = np.nonzero(stake.any(axis=(1, 2)))[0]
         if len(hit) == 0:
             continue
-        out = np.zeros((len(hit), 4), np.int64)
-        staked_batch(
-            seed_key(sp.seed),
-            (sp.start + idx[hit]).astype(np.int64),
+        out = staked_scores(
+            sp.seed,
+            sp.start + idx[hit],
             sp.dealer,
             np.full(len(hit), v, np.int64),
             strat,
-            table,
-            np.ascontiguousarray(stake[hit]),
-            out,
+            stake[hit],
         )
         scores[idx[hit], v, :] = out
     return replace(sp, scores=scores)

@@ -33,6 +33,38 @@ _HONOURS = np.uint64(0x1FFF & ~((1 << 9) - 1))  # J, Q, K, A of one suit's 13-bi
 _HIGH = np.uint64(0x1FFF & ~((1 << 8) - 1))  # T and up
 
 
+# The features' names in the order base_features and trump_features return them, which is
+# also the column order of the game kernel's model arrays (engine/games.py FULL_FEATURES).
+BASE_FEATURES = (
+    "aces",
+    "kings",
+    "queens",
+    "jacks",
+    "tens",
+    "low",
+    "twos",
+    "eights",
+    "voids",
+    "singletons",
+    "longest",
+    "hearts",
+    "hearts_high",
+    "kh",
+    "ah",
+    "k_unguarded",
+    "q_unguarded",
+    "j_unguarded",
+)
+TRUMP_FEATURES = (
+    "trump_len",
+    "trump_honours",
+    "side_aces",
+    "side_kings",
+    "side_voids",
+    "side_singletons",
+)
+
+
 def _count(m: np.ndarray) -> np.ndarray:
     return np.bitwise_count(m).astype(np.int16)
 
@@ -93,34 +125,10 @@ def trump_features(hands: np.ndarray, suit: int) -> dict[str, np.ndarray]:
     }
 
 
-_NEGATIVE = (
-    "aces",
-    "kings",
-    "queens",
-    "jacks",
-    "tens",
-    "low",
-    "voids",
-    "singletons",
-    "hearts",
-    "hearts_high",
-    "kh",
-    "ah",
-    "k_unguarded",
-    "q_unguarded",
-    "j_unguarded",
-)
+# The negative contracts weigh every base feature but those of Domino and of a long suit.
+_NEGATIVE = tuple(f for f in BASE_FEATURES if f not in ("twos", "eights", "longest"))
 _DOMINO = ("twos", "aces", "kings", "eights", "low", "voids", "singletons")
-_TRUMP = (
-    "trump_len",
-    "trump_honours",
-    "side_aces",
-    "side_kings",
-    "side_voids",
-    "side_singletons",
-    "queens",
-    "low",
-)
+_TRUMP = (*TRUMP_FEATURES, "queens", "low")
 _NO_TRUMP = ("aces", "kings", "queens", "jacks", "longest", "voids", "singletons", "low")
 
 VARIANT_FEATURES: dict[str, tuple[str, ...]] = {}

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from bonken_sim import __version__
-from bonken_sim._core._jit import cache_dir
 from bonken_sim.engine.selfplay import self_play
+from bonken_sim.engine.version import engine_version
 from bonken_sim.models.features import VARIANT_FEATURES, FeatureCache
 from bonken_sim.rules.names import VARIANTS
 
@@ -229,7 +229,7 @@ def fit_models(
             "strategies": strategies,
             "dealer": 0,
             "bonken_sim": __version__,
-            "engine": cache_dir().name,
+            "engine": engine_version(),
             "play_seconds": round(t_play, 2),
             "fit_seconds": round(time.perf_counter() - t0 - t_play, 2),
         },

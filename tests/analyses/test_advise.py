@@ -11,10 +11,9 @@ import pytest
 from bonken_sim.analyses.advise import (
     SEATS,
     advise,
-    conditional_scores,
     make_config,
     play,
-    reference_scores,
+    played_scores,
 )
 from bonken_sim.rules.names import VARIANT_NAMES, parse_card, parse_hand
 from bonken_sim.stats import Z95
@@ -32,7 +31,7 @@ def test_all_thirteen_hearts_score_exactly_with_zero_variance(seat, strategies):
     # every card you hold is a master trump, so you take all 13 tricks from any seat.
     hand = parse_hand(ALL_HEARTS)
     variants = np.array([V["bukken"], V["hartenjagen"], V["troeven_H"]], np.int64)
-    s = conditional_scores(hand, seat, variants, np.array(strategies, np.int64), 3, 0, 500)
+    s = played_scores(variants, np.array(strategies, np.int64), 3, 0, 500, hand=hand, seat=seat)
     leading = seat == 1
     assert (s[:, 0, seat] == (-65 if leading else 0)).all()
     assert (s[:, 1, seat] == (-65 if leading else 0)).all()
@@ -170,8 +169,8 @@ def test_confidence_intervals_match_a_direct_numpy_computation():
     doc = _doc(MIXED, seat="leader", deals=n, seed=seed, threads=2)
     variants = np.arange(12, dtype=np.int64)
     strat = np.ones(4, np.int64)
-    cond = conditional_scores(parse_hand(MIXED), seat, variants, strat, seed, 0, n)
-    ref = reference_scores(variants, strat, seed, 0, n)
+    cond = played_scores(variants, strat, seed, 0, n, hand=parse_hand(MIXED), seat=seat)
+    ref = played_scores(variants, strat, seed, 0, n)
     for j, name in enumerate(VARIANT_NAMES):
         row = _row(doc, name)
         x = cond[:, j, seat].astype(float)
@@ -203,7 +202,7 @@ def test_reference_deals_are_those_of_a_run():
     import bonken_sim
 
     df = bonken_sim.simulate(deals=200, seed=4, contracts="vrouwen,troeven_D", features=False)
-    ref = reference_scores(np.array([3, 8], np.int64), np.ones(4, np.int64), 4, 0, 200)
+    ref = played_scores(np.array([3, 8], np.int64), np.ones(4, np.int64), 4, 0, 200)
     for j, name in enumerate(("vrouwen", "troeven_D")):
         part = df[df.variant == name].sort_values("deal")
         for p in range(4):
