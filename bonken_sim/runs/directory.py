@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import platform
+import shlex
+import shutil
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -29,6 +32,8 @@ from bonken_sim.runs.files import sha256_file, tmp_name
 from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest, write_manifest
 
 RESULTS_DIR = "results"
+#: where ``bonken-sim report`` writes a run's report by default (report/build.py)
+REPORT_DIR = "_report"
 #: what a worker must share with the driver for byte-identical parts
 CHECKED_VERSIONS = ("bonken_sim", "engine", "pyarrow")
 
@@ -130,7 +135,8 @@ class RunKind:
         return read_manifest(root, self.format, self.schema_version, kind=self.name)
 
     def resume_hint(self, root: Path) -> str:
-        return self.hint.format(root=root)
+        """How to resume the run in ``root``; the path quoted for a shell where needed."""
+        return self.hint.format(root=shlex.quote(str(root)))
 
     def fail(self, template: str, root: Path, exc: OSError | None = None) -> Exception:
         reason = "" if exc is None else (exc.strerror or str(exc))
@@ -264,6 +270,7 @@ def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> Path:
             if (root / MANIFEST).exists():
                 if not force:
                     raise kind.fail(kind.taken, root)
+                _check_own_kind(kind, root)
                 _clear(kind, root)
             elif not _empty(kind, root):
                 raise kind.fail(kind.foreign_force if force else kind.foreign, root)
@@ -294,8 +301,32 @@ def _empty(kind: RunKind, root: Path) -> bool:
     return True
 
 
+#: what ``--force`` calls the run directories it refuses to clear, by manifest format
+KIND_NAMES = {"bonken-sim-run": "deal run", "bonken-sim-games": "game run"}
+
+
+def _check_own_kind(kind: RunKind, root: Path) -> None:
+    """``--force`` clears only a run of its own kind: a deal run is never cleared by
+    ``game --force`` nor a game run by ``run --force`` (nothing is touched)."""
+    try:
+        doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        fmt = doc.get("format") if isinstance(doc, dict) else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        fmt = None
+    if fmt != kind.format:
+        held = f"a {KIND_NAMES[fmt]}" if fmt in KIND_NAMES else f"a {MANIFEST} of no bonken-sim run"
+        raise kind.error(
+            f"--force refuses to clear {root}: it holds {held}, not a "
+            f"{KIND_NAMES[kind.format]}; choose another directory (nothing there is touched)"
+        )
+
+
 def _clear(kind: RunKind, root: Path) -> None:
-    """Remove the files a run of this kind writes: parts, temporaries and the manifest."""
+    """Remove the files a run of this kind writes: parts, temporaries, the manifest and the
+    report written into it (``_report/``: it describes the run being replaced)."""
+    report = root / REPORT_DIR
+    if report.is_dir() and not report.is_symlink():
+        shutil.rmtree(report)
     for d in kind.part_dirs:
         for path in (root / d).glob("part-*.parquet"):
             path.unlink(missing_ok=True)

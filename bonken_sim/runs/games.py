@@ -60,6 +60,7 @@ from bonken_sim.runs.executors import Backend, ExecutorError, ExecutorSpec, make
 from bonken_sim.runs.files import EncodedPart
 from bonken_sim.runs.manifest import MANIFEST, NotARun
 from bonken_sim.runs.options import (
+    flag,
     parse_doubling,
     parse_game_threads,
     parse_option_count,
@@ -408,12 +409,36 @@ def _new_manifest(cfg: GameConfig) -> dict:
 
 
 def _same_run(cfg: GameConfig, root: Path, manifest: dict) -> None:
-    """--resume completes the run only with the options it was made with."""
-    if manifest["config"] != cfg.identity():
-        raise GameRunError(
-            f"{root} holds a different game run ({manifest['config']}); "
-            "use the same options to resume, or --force to replace it"
-        )
+    """--resume completes the run only with the options it was made with; the first option
+    that differs is named."""
+    have, want = manifest["config"], cfg.identity()
+    if have == want:
+        return
+    for name in (*want, *(k for k in have if k not in want)):
+        if have.get(name) != want.get(name):
+            break
+    raise GameRunError(
+        f"{root} holds a different game run: {_differs(name, want.get(name), have.get(name))}; "
+        "use the same options to resume, or --force to replace it"
+    )
+
+
+def _differs(name: str, given: Any, stored: Any) -> str:
+    """``--seed 2 differs from the run's 1`` (a ruleset by its name)."""
+
+    def show(value: Any) -> str:
+        if value is None:
+            return "standard" if name == "ruleset" else "none"
+        if isinstance(value, dict):
+            return repr(value.get("name"))
+        if isinstance(value, list):
+            return ",".join(str(v) for v in value)
+        if isinstance(value, bool) and name == "doubling":
+            return "on" if value else "off"
+        return str(value)
+
+    what = "the ruleset" if name == "ruleset" else flag(name)
+    return f"{what} {show(given)} differs from the run's {show(stored)}"
 
 
 def run_games(

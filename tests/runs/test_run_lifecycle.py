@@ -120,3 +120,66 @@ def test_resume_refuses_a_run_of_another_engine(kind, tmp_path, capsys):
     assert err.startswith(f"bonken-sim: error: --resume: {out} was written by another version")
     assert "engine 0123456789abcdef" in err and err.count("\n") == 1
     assert json.loads(path.read_text()) == manifest  # nothing touched
+
+
+def _one_line_error(capsys, code: int) -> str:
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("bonken-sim: error: ") and err.count("\n") == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    "kind, other, held",
+    [("run", "game", "a deal run, not a game run"), ("game", "run", "a game run, not a deal run")],
+)
+def test_force_never_clears_a_run_of_the_other_kind(kind, other, held, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main([*KINDS[kind], "--out", str(out), "--quiet"]) == 0
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    code = main([*KINDS[other], "--out", str(out), "--force", "--quiet"])
+    err = _one_line_error(capsys, code)
+    assert f"--force refuses to clear {out}: it holds {held}" in err
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before  # nothing touched
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_force_clears_everything_of_the_run_it_replaces(kind, tmp_path, capsys, reference):
+    out = tmp_path / "run"
+    assert main([*KINDS[kind], "--out", str(out), "--quiet"]) == 0
+    (out / "_report" / "figures").mkdir(parents=True)
+    (out / "_report" / "report.md").write_text("the report of the old run")
+    (out / "_report" / "figures" / "scores.png").write_bytes(b"png")
+    assert main([*KINDS[kind], "--out", str(out), "--force", "--quiet"]) == 0
+    assert not (out / "_report").exists()
+    assert _digests(out) == reference[kind]
+
+
+def test_a_resume_hint_quotes_a_path_with_spaces(tmp_path):
+    import shlex
+
+    from bonken_sim.runs.deals import RunInterrupted
+    from bonken_sim.runs.deals import run as run_dir
+
+    out = tmp_path / "my runs" / "run 1"
+
+    def stop(done, total):
+        if done >= 2000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted) as info:
+        run_dir(deals=24_000, seed=3, chunk_size=1000, out=out, progress=stop)
+    hint = f"resume with: bonken-sim run --resume --out {shlex.quote(str(out))}"
+    assert info.value.message.endswith(hint) and "'" in hint
+
+
+def test_a_game_resume_mismatch_names_the_option(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["game", "--games", "100", "--seed", "1", "--out", str(out), "--quiet"]) == 0
+    code = main(["game", "--games", "100", "--seed", "2", "--out", str(out), "--resume", "--quiet"])
+    err = _one_line_error(capsys, code)
+    assert f"{out} holds a different game run: --seed 2 differs from the run's 1;" in err
+    code = main(["game", "--games", "100", "--seed", "1", "--out", str(out), "--resume",
+                 "--doubling", "off", "--quiet"])  # fmt: skip
+    err = _one_line_error(capsys, code)
+    assert "--doubling off differs from the run's on" in err
