@@ -314,6 +314,7 @@ class DealSession:
             self.pool.shutdown(wait=True)
         if self.backend is not None:
             self.backend.close()
+        self.rundir.tidy()
         manifest, stats, cfg = self.rundir.manifest, self.stats, self.cfg
         manifest["state"] = "complete"
         manifest["completed"] = manifest["completed"] or now()

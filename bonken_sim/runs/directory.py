@@ -28,8 +28,14 @@ from typing import Any
 
 from bonken_sim.runs.errors import RunError
 from bonken_sim.runs.executors import WorkerMismatch, worker_name
-from bonken_sim.runs.files import sha256_file, tmp_name
-from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest, write_manifest
+from bonken_sim.runs.files import TMP_DIR, sha256_file
+from bonken_sim.runs.manifest import (
+    MANIFEST,
+    NotARun,
+    manifest_tmp,
+    read_manifest,
+    write_manifest,
+)
 
 RESULTS_DIR = "results"
 #: where ``bonken-sim report`` writes a run's report by default (report/build.py)
@@ -173,6 +179,10 @@ class RunDir:
         self.manifest["parts"] = [p for p in self.parts if p["index"] != entry["index"]]
         self.parts.append(entry)
 
+    def tidy(self) -> None:
+        """At the end of a session: remove the (empty) directories of temporary files."""
+        _remove_tmp_dirs(self.kind, self.root)
+
     def save(self) -> None:
         self.parts.sort(key=lambda p: p["index"])
         if self.kind.totals is not None:
@@ -247,14 +257,24 @@ def _intact(kind: RunKind, root: Path, part: dict) -> bool:
 
 
 def _temporaries(kind: RunKind, root: Path) -> Iterator[Path]:
-    """What killed writers leave behind: hidden ``.part-*.parquet.tmp`` files."""
+    """What killed writers leave behind: files in the hidden ``.tmp/`` beside the parts (and
+    ``.part-*.parquet.tmp`` beside them, where runs of older versions wrote)."""
     for d in kind.part_dirs:
+        yield from (root / d / TMP_DIR).glob("*.tmp")
         yield from (root / d).glob(".part-*.parquet.tmp")
 
 
 def _remove_temporaries(kind: RunKind, root: Path) -> None:
     for path in _temporaries(kind, root):
         path.unlink(missing_ok=True)
+    _remove_tmp_dirs(kind, root)
+
+
+def _remove_tmp_dirs(kind: RunKind, root: Path) -> None:
+    """Remove the empty ``.tmp/`` directories (one still in use is not empty: kept)."""
+    for d in kind.part_dirs:
+        with contextlib.suppress(OSError):
+            (root / d / TMP_DIR).rmdir()
 
 
 def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> Path:
@@ -331,7 +351,7 @@ def _clear(kind: RunKind, root: Path) -> None:
         for path in (root / d).glob("part-*.parquet"):
             path.unlink(missing_ok=True)
     _remove_temporaries(kind, root)
-    tmp_name(root / MANIFEST).unlink(missing_ok=True)
+    manifest_tmp(root).unlink(missing_ok=True)
     (root / MANIFEST).unlink(missing_ok=True)
 
 

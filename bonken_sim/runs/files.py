@@ -28,9 +28,16 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+#: where a part is written before its rename: a hidden directory beside it. No reader of the
+#: dataset looks there (pyarrow and pandas skip names starting with "." or "_", and a glob
+#: such as RUN/*.parquet or RUN/deals/* does not descend), so what a killed writer leaves
+#: never passes for data; --resume removes it and a finished session removes the directory.
+TMP_DIR = ".tmp"
+
+
 def tmp_name(path: Path) -> Path:
-    """The hidden temporary name a file is written under before its rename."""
-    return path.with_name(f".{path.name}.tmp")
+    """The temporary name a part is written under before its rename (in ``TMP_DIR``)."""
+    return path.parent / TMP_DIR / f"{path.name}.tmp"
 
 
 @dataclass
@@ -50,7 +57,7 @@ def write_bytes(
     root: Path, name: str, data: bytes, rows: int, sha256: str | None = None
 ) -> PartFile:
     """Write ``data`` as ``root/name`` through a hidden temporary file unique to this writer
-    (``.part-000007-<random>.parquet.tmp``), renamed when complete; ``sha256`` (if given) is
+    (``.tmp/part-000007-<random>.parquet.tmp``), renamed when complete; ``sha256`` (if given) is
     checked first. Two writers of the same part (a task run twice) never share a temporary
     file, and both rename identical bytes into place."""
     digest = hashlib.sha256(data).hexdigest()
@@ -58,8 +65,9 @@ def write_bytes(
         raise ValueError(f"{name}: the received bytes do not match their SHA-256")
     path = root / name
     stem, dot, suffix = path.name.partition(".")
-    tmp = path.with_name(f".{stem}-{os.urandom(6).hex()}{dot}{suffix}.tmp")
+    tmp = path.parent / TMP_DIR / f"{stem}-{os.urandom(6).hex()}{dot}{suffix}.tmp"
     try:
+        tmp.parent.mkdir(exist_ok=True)
         with open(tmp, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)

@@ -545,6 +545,7 @@ class _GameSession:
 
     def finish(self, wall: float) -> GameRunResult:
         close_quietly(self.backend, cancel=False)
+        self.rundir.tidy()
         manifest, cfg, played = self.rundir.manifest, self.cfg, self.stats.played
         manifest["state"] = "complete"
         self.session.update(games_played=played, play_seconds=round(self.stats.task_cpu, 3))

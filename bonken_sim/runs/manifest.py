@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bonken_sim.runs.files import sha256_file, tmp_name
+from bonken_sim.runs.files import sha256_file
 from bonken_sim.runs.schema import FORMAT, SCHEMA_VERSION
 
 MANIFEST = "_manifest.json"
@@ -20,10 +20,15 @@ class NotARun(ValueError):
     """A path that is not a bonken-sim run directory (or a damaged one)."""
 
 
+def manifest_tmp(root: Path) -> Path:
+    """The hidden temporary file the manifest is written to before its rename."""
+    return root / f".{MANIFEST}.tmp"
+
+
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:
     """Replace ``_manifest.json`` atomically (temporary file, fsync, rename)."""
     path = root / MANIFEST
-    tmp = tmp_name(path)
+    tmp = manifest_tmp(root)
     data = json.dumps(manifest, indent=1, sort_keys=False).encode()
     try:
         with open(tmp, "wb") as fh:

@@ -18,7 +18,14 @@ from typing import Any
 
 from bonken_sim._core.features import KH_ROW
 from bonken_sim.rules.names import VARIANT_NAMES
-from bonken_sim.runs.files import EncodedPart, PartFile, sha256_file, tmp_name, write_bytes
+from bonken_sim.runs.files import (
+    TMP_DIR,
+    EncodedPart,
+    PartFile,
+    sha256_file,
+    tmp_name,
+    write_bytes,
+)
 from bonken_sim.runs.manifest import (
     MANIFEST,
     NotARun,
@@ -68,6 +75,7 @@ def write_parquet(path: Path, table, row_group_size: int, root: Path) -> PartFil
 
     tmp = tmp_name(path)
     try:
+        tmp.parent.mkdir(exist_ok=True)
         with pq.ParquetWriter(tmp, table.schema, **writer_options(table.schema)) as writer:
             writer.write_table(table, row_group_size=max(1, row_group_size))
         digest = sha256_file(tmp)
@@ -200,6 +208,7 @@ __all__ = [
     "RESULT_VALUE_COLUMNS",
     "SCHEMA_VERSION",
     "SEATS",
+    "TMP_DIR",
     "TRUMP_NAMES",
     "VARIANT_CONTRACT",
     "VARIANT_NAMES",

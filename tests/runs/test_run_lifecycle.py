@@ -183,3 +183,43 @@ def test_a_game_resume_mismatch_names_the_option(tmp_path, capsys):
                  "--doubling", "off", "--quiet"])  # fmt: skip
     err = _one_line_error(capsys, code)
     assert "--doubling off differs from the run's on" in err
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_parts_are_written_in_a_hidden_directory_no_reader_looks_into(
+    kind, tmp_path, monkeypatch, reference
+):
+    import os
+
+    real = os.replace
+    moves: list[tuple[Path, Path]] = []
+
+    def spy(src, dst):
+        moves.append((Path(src), Path(dst)))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    out = tmp_path / "run"
+    assert main([*KINDS[kind], "--out", str(out), "--quiet"]) == 0
+    monkeypatch.undo()
+    parts = [(src, dst) for src, dst in moves if dst.suffix == ".parquet"]
+    assert len(parts) == len(reference[kind])
+    for src, dst in parts:
+        # a killed writer's half file is never beside the parts a glob or a reader picks up
+        assert src.parent == dst.parent / ".tmp", src
+    assert not list(out.rglob(".tmp")), "a finished run leaves no temporary directory"
+
+
+def test_resume_removes_what_killed_writers_left(tmp_path, capsys, reference):
+    out = tmp_path / "run"
+    assert main([*KINDS["run"], "--out", str(out), "--quiet"]) == 0
+    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest["state"] = "incomplete"
+    manifest["parts"] = manifest["parts"][:3]
+    (out / "_manifest.json").write_text(json.dumps(manifest))
+    (out / ".tmp").mkdir()
+    (out / ".tmp" / "part-000003.parquet.tmp").write_bytes(b"PAR1 half a file")
+    (out / "_deals" / ".part-000003.parquet.tmp").write_bytes(b"PAR1")  # older versions
+    _resume("run", out, capsys)
+    assert _digests(out) == reference["run"]
+    assert not [p for p in out.rglob(".*")], "temporary files left behind"
