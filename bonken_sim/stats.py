@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
@@ -67,3 +70,39 @@ def wilson_ci(k: int, n: int) -> Estimate:
     lo = 0.0 if k == 0 else max(0.0, centre - half)
     hi = 1.0 if k == n else min(1.0, centre + half)
     return Estimate(p, math.sqrt(p * (1 - p)), lo, hi)
+
+
+@dataclass(frozen=True)
+class Moments:
+    """The count, mean and sum of squared deviations (``m2``) of a sample, built chunk by
+    chunk: each chunk from its centred values, chunks merged with Chan et al.'s update. Unlike
+    ``Σx² − n·mean²`` in floating point it loses nothing to cancellation when the values are
+    large next to their spread (1e9 + noise)."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    @classmethod
+    def of(cls, values: Any) -> Moments:
+        x = np.asarray(values, np.float64).reshape(-1)
+        if len(x) == 0:
+            return cls()
+        mean = float(x.mean())
+        d = x - mean
+        return cls(len(x), mean, float(d @ d))
+
+    def merge(self, other: Moments) -> Moments:
+        if other.n == 0:
+            return self
+        if self.n == 0:
+            return other
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        mean = self.mean + delta * other.n / n
+        return Moments(n, mean, self.m2 + other.m2 + delta * delta * self.n * other.n / n)
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (n − 1 in the denominator); NaN below two values."""
+        return self.m2 / (self.n - 1) if self.n > 1 else math.nan

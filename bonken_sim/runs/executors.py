@@ -1,7 +1,7 @@
 """Where the work runs: in-process threads (the default), a local process pool or a Dask cluster.
 
 ``run``, ``game`` and ``tournament`` cut their work into picklable tasks handled by a
-module-level function (``simulate.play_chunk``, ``game_run.play_game_part``,
+module-level function (``deals.play_chunk``, ``games.play_game_part``,
 ``tournament.play_seating``); any ``concurrent.futures.Executor`` can run them. This module
 opens the executors the command line names (``--executor local|process|dask``,
 ``--workers N``, ``--scheduler ADDRESS``) and feeds them tasks (``run_tasks``): a bounded

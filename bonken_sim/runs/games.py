@@ -22,6 +22,7 @@ run on the workers, twice as many in flight as the executor has slots (see
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import time
@@ -42,52 +43,71 @@ from bonken_sim.engine.games import (
     ranks,
 )
 from bonken_sim.rules.names import TRUMPS, contract_names, variant_names
-from bonken_sim.runs.deals import RunError, _now, default_out
-from bonken_sim.runs.deals import _versions as _run_versions
-from bonken_sim.runs.executors import (
-    SHARED_HINT,
-    Backend,
-    ExecutorError,
-    ExecutorSpec,
-    PartWriteError,
-    WorkerMismatch,
-    make_spec,
-    open_backend,
-    run_tasks,
-    task_failure,
-    worker_name,
-    wrap_executor,
+from bonken_sim.runs.directory import (
+    RESULTS_DIR,
+    RunDir,
+    RunKind,
+    check_worker_versions,
+    default_out,
+    no_interrupts,
+    now,
+    open_run_dir,
+    sigterm_as_interrupt,
+    versions,
 )
-from bonken_sim.runs.options import parse_count, parse_seed
-from bonken_sim.runs.storage import (
-    VARIANT_CONTRACT,
-    VARIANT_TRUMP,
-    NotARun,
-    PartFile,
-    read_manifest,
-    sha256_file,
-    tmp_name,
-    write_bytes,
-    write_manifest,
+from bonken_sim.runs.errors import GameRunError, GameRunInterrupted
+from bonken_sim.runs.executors import Backend, ExecutorError, ExecutorSpec, make_spec, worker_name
+from bonken_sim.runs.files import EncodedPart
+from bonken_sim.runs.manifest import MANIFEST, NotARun
+from bonken_sim.runs.options import (
+    flag,
+    parse_doubling,
+    parse_game_threads,
+    parse_option_count,
+    parse_order,
+    parse_seed,
 )
+from bonken_sim.runs.pipeline import (
+    Progress,
+    Stats,
+    close_quietly,
+    deliver,
+    land,
+    open_run,
+    play_on_backend,
+)
+from bonken_sim.runs.schema import VARIANT_CONTRACT, VARIANT_TRUMP
 
 FORMAT = "bonken-sim-games"
 SCHEMA_VERSION = 1
-MANIFEST = "_manifest.json"
 DEALS_DIR = "deals"
 GAMES_DIR = "games"
 DEFAULT_CHUNK = 20_000
 MAX_GAMES = 10**10
-RESULTS_DIR = Path("results")
 ProgressFn = Callable[[int, int], None]
+#: the files of a part, in the order a part task encodes them: (file, bytes, sha256) keys
+PART_FILES = (
+    ("deals_file", "deals_bytes", "deals_sha256"),
+    ("games_file", "games_bytes", "games_sha256"),
+)
 
-
-class GameRunError(ValueError):
-    """A bad option or an unusable output directory (printed as one line)."""
-
-
-class GameRunInterrupted(KeyboardInterrupt):
-    """Ctrl-C between parts: the run is incomplete and can be resumed."""
+GAME_RUN = RunKind(
+    name="game run",
+    format=FORMAT,
+    schema_version=SCHEMA_VERSION,
+    part_dirs=(DEALS_DIR, GAMES_DIR),
+    part_files=PART_FILES,
+    default_prefix="games",
+    error=GameRunError,
+    hint="{root} is incomplete; run the same command with --resume to finish it",
+    taken="{root} already exists; use --resume to complete it or --force to replace it",
+    foreign="{root} already exists; use --resume to complete it or --force to replace it",
+    foreign_force="--force refuses to clear {root}: it is not a game run",
+    cannot_create="cannot create {root}: {reason}",
+    cannot_write="cannot create {root}: {reason}",
+    not_writable="cannot write to {root}: permission denied",
+    resume_missing="nothing to resume in {root}",
+)
 
 
 @dataclass(frozen=True)
@@ -146,11 +166,13 @@ def make_game_config(
     except ExecutorError as exc:
         raise GameRunError(str(exc)) from None
     try:
-        n = parse_count(games, "--games", maximum=MAX_GAMES)
+        n = parse_option_count(games, "games", maximum=MAX_GAMES)
         drawn = seed is None
         s = int.from_bytes(os.urandom(8), "little") >> 1 if drawn else parse_seed(seed)
         names = tuple(parse_profiles(players))
-        chunk = DEFAULT_CHUNK if chunk_size is None else parse_count(chunk_size, "--chunk-size")
+        chunk = DEFAULT_CHUNK
+        if chunk_size is not None:
+            chunk = parse_option_count(chunk_size, "chunk_size")
     except ValueError as exc:
         raise GameRunError(str(exc)) from None
     rules = None
@@ -161,33 +183,17 @@ def make_game_config(
         rules = None if r.is_standard else r.to_dict()
         order = r.order if order is None else order
         doubling = r.doubling if doubling is None else doubling
-    order = "free" if order is None else order
-    doubling = True if doubling is None else doubling
-    if order not in ("free", "fixed"):
-        raise GameRunError(f"--order must be free or fixed, got {order!r}")
-    if isinstance(doubling, str):
-        if doubling not in ("on", "off"):
-            raise GameRunError(f"--doubling must be on or off, got {doubling!r}")
-        doubling = doubling == "on"
-    if threads is None:
-        t = (os.cpu_count() or 1) if spec.local else 1
-    else:
-        t = int(threads)
-    if t < 1 or t > 256:
-        raise GameRunError(f"--threads must be between 1 and 256, got {threads}")
-    return GameConfig(
-        n,
-        s,
-        names,
-        order,
-        bool(doubling),
-        t,
-        min(chunk, n),
-        Path(out) if out else None,
-        drawn,
-        spec,
-        rules,
-    )
+    try:
+        order = parse_order(order)
+        dbl = parse_doubling(doubling)
+        if threads is None:
+            t = (os.cpu_count() or 1) if spec.local else 1
+        else:
+            t = parse_game_threads(threads)
+    except ValueError as exc:
+        raise GameRunError(str(exc)) from None
+    out_path = Path(out) if out else None
+    return GameConfig(n, s, names, order, dbl, t, min(chunk, n), out_path, drawn, spec, rules)
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -259,146 +265,6 @@ def games_table(b: GameBatch, players: tuple[str, ...], metadata: dict):
     return table.replace_schema_metadata({"bonken_sim": json.dumps(metadata)})
 
 
-# --- the run directory ----------------------------------------------------------------------
-
-
-def _versions() -> dict[str, str]:
-    """The versions a run records (the same as ``run``'s; a copy, as the manifest is edited)."""
-    return dict(_run_versions())
-
-
-def default_game_out(seed: int, base: Path = RESULTS_DIR) -> Path:
-    """A new directory ``results/games-<UTC time>-seed<seed>[-k]``."""
-    try:
-        return default_out(seed, base, prefix="games")
-    except RunError as exc:
-        raise GameRunError(str(exc)) from None
-
-
-def read_game_manifest(root: Path) -> dict:
-    try:
-        return read_manifest(root, FORMAT, SCHEMA_VERSION, kind="game run")
-    except NotARun as exc:
-        raise GameRunError(str(exc)) from None
-
-
-def _our_files(root: Path) -> list[Path]:
-    found = [root / MANIFEST, tmp_name(root / MANIFEST)]
-    for sub in (DEALS_DIR, GAMES_DIR):
-        d = root / sub
-        if d.is_dir():
-            found += list(d.glob("part-*.parquet")) + list(d.glob(".part-*.parquet.tmp"))
-    return [p for p in found if p.exists()]
-
-
-def _prepare(cfg: GameConfig, resume: bool, force: bool) -> tuple[Path, dict, set[int]]:
-    """The output directory, its manifest and the parts already complete."""
-    if resume and force:
-        raise GameRunError("--resume and --force cannot be used together")
-    root = cfg.out if cfg.out is not None else default_game_out(cfg.seed)
-    done: set[int] = set()
-    manifest: dict | None = None
-    if root.exists() and not root.is_dir():
-        raise GameRunError(f"--out {root} exists and is not a directory")
-    if root.is_dir() and any(root.iterdir()) and cfg.out is not None:
-        if resume:
-            manifest = read_game_manifest(root)
-            if manifest["config"] != cfg.identity():
-                raise GameRunError(
-                    f"{root} holds a different game run ({manifest['config']}); "
-                    "use the same options to resume, or --force to replace it"
-                )
-            for part in manifest["parts"]:
-                ok = all(
-                    (root / part[f]).is_file() and sha256_file(root / part[f]) == part[s]
-                    for f, s in (("deals_file", "deals_sha256"), ("games_file", "games_sha256"))
-                )
-                if ok:
-                    done.add(part["index"])
-            manifest["parts"] = [p for p in manifest["parts"] if p["index"] in done]
-            for sub in (DEALS_DIR, GAMES_DIR):  # what killed writers left behind
-                for tmp in (root / sub).glob(".part-*.parquet.tmp"):
-                    tmp.unlink(missing_ok=True)
-        elif force:
-            if not (root / MANIFEST).is_file() and not (root / DEALS_DIR).is_dir():
-                raise GameRunError(f"--force refuses to clear {root}: it is not a game run")
-            for f in _our_files(root):
-                f.unlink()
-        else:
-            raise GameRunError(
-                f"{root} already exists; use --resume to complete it or --force to replace it"
-            )
-    elif resume:
-        raise GameRunError(f"nothing to resume in {root}")
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        for sub in (DEALS_DIR, GAMES_DIR):
-            (root / sub).mkdir(exist_ok=True)
-    except OSError as exc:
-        raise GameRunError(f"cannot create {root}: {exc.strerror or exc}") from None
-    if not os.access(root, os.W_OK):
-        raise GameRunError(f"cannot write to {root}: permission denied")
-    if manifest is None:
-        manifest = {
-            "format": FORMAT,
-            "schema_version": SCHEMA_VERSION,
-            "state": "incomplete",
-            "config": cfg.identity(),
-            "seed_drawn": cfg.seed_drawn,
-            "versions": _versions(),
-            "parts": [],
-            "sessions": [],
-        }
-    manifest["state"] = "incomplete"
-    manifest["sessions"].append({"start": _now(), "threads": cfg.threads})
-    write_manifest(root, manifest)
-    return root, manifest, done
-
-
-@dataclass
-class GameRunResult:
-    out: Path
-    seed: int
-    seed_drawn: bool
-    games: int
-    played: int
-    parts: int
-    wall_seconds: float
-    play_seconds: float
-    files: list[str] = field(default_factory=list)
-    profiles: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["out"] = str(self.out)
-        d["games_per_second"] = self.played / self.play_seconds if self.play_seconds else None
-        return d
-
-
-@dataclass(frozen=True)
-class GamePartTask:
-    """One part of a game run, for any executor: games ``[index · chunk, …)`` of the seed.
-
-    ``root`` is the run directory (absolute) when the worker writes the files itself, None
-    to get their bytes back; ``versions`` are the driver's, checked by the worker."""
-
-    config: GameConfig
-    index: int
-    root: str | None
-    versions: dict
-
-
-@dataclass
-class GamePartResult:
-    entry: dict
-    parts: tuple | None  # ((name, rows, bytes) for deals, games) or None
-    play_seconds: float
-    worker: str
-
-
-_CHECKED = ("bonken_sim", "engine", "pyarrow")
-
-
 def encode_table(table) -> bytes:
     """A game part's Parquet bytes (zstd; strings dictionary-encoded; one row group)."""
     import pyarrow as pa
@@ -424,18 +290,33 @@ def _table(rules: dict[str, Any] | None):
     return None if ruleset is None else ruleset.table
 
 
+# --- part tasks -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GamePartTask:
+    """One part of a game run, for any executor: games ``[index · chunk, …)`` of the seed.
+
+    ``root`` is the run directory (absolute) when the worker writes the files itself, None
+    to get their bytes back; ``versions`` are the driver's, checked by the worker."""
+
+    config: GameConfig
+    index: int
+    root: str | None
+    versions: dict
+
+
+@dataclass
+class GamePartResult:
+    entry: dict
+    parts: tuple[EncodedPart, ...] | None  # the deals and games files, or None
+    play_seconds: float
+    worker: str
+
+
 def play_game_part(task: GamePartTask) -> GamePartResult:
     """Play part ``task.index`` and encode (and, with ``root``, write) its two files."""
-    import hashlib
-
-    mine = _versions()
-    for key in _CHECKED:
-        if mine[key] != task.versions.get(key):
-            raise WorkerMismatch(
-                f"worker {worker_name()} runs {key} {mine[key]} but the driver runs "
-                f"{task.versions.get(key)}: install the same bonken-sim (and pyarrow) on "
-                f"every worker"
-            )
+    check_worker_versions(task.versions)
     cfg = task.config
     k = task.index
     start = k * cfg.chunk_size
@@ -456,162 +337,246 @@ def play_game_part(task: GamePartTask) -> GamePartResult:
     meta = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "config": cfg.identity()}
     part_meta = {**meta, "part": k, "game_start": start, "games": n}
     name = f"part-{k:06d}.parquet"
-    encoded = [
-        (
+    encoded = (
+        EncodedPart(
             f"{DEALS_DIR}/{name}",
             n * DEALS_PER_GAME,
             encode_table(deals_table(b, part_meta, cfg.rules)),
         ),
-        (f"{GAMES_DIR}/{name}", n, encode_table(games_table(b, cfg.players, part_meta))),
-    ]
+        EncodedPart(f"{GAMES_DIR}/{name}", n, encode_table(games_table(b, cfg.players, part_meta))),
+    )
     del b
-    if task.root is None:
-        files = [PartFile(f, r, len(d), hashlib.sha256(d).hexdigest()) for f, r, d in encoded]
-        parts: tuple | None = tuple(encoded)
-    else:
-        try:
-            files = [write_bytes(Path(task.root), f, d, r) for f, r, d in encoded]
-        except OSError as exc:
-            raise PartWriteError(task.root, exc) from None
-        parts = None
-    entry = {
-        "index": k,
-        "game_start": start,
-        "games": n,
-        "deals_file": files[0].file,
-        "deals_rows": files[0].rows,
-        "deals_bytes": files[0].bytes,
-        "deals_sha256": files[0].sha256,
-        "games_file": files[1].file,
-        "games_rows": files[1].rows,
-        "games_bytes": files[1].bytes,
-        "games_sha256": files[1].sha256,
-    }
+    files, parts = deliver(task.root, encoded)
+    entry: dict[str, Any] = {"index": k, "game_start": start, "games": n}
+    for prefix, f in zip(("deals", "games"), files, strict=True):
+        entry.update(
+            {
+                f"{prefix}_file": f.file,
+                f"{prefix}_rows": f.rows,
+                f"{prefix}_bytes": f.bytes,
+                f"{prefix}_sha256": f.sha256,
+            }
+        )
     return GamePartResult(entry, parts, play_s, worker_name())
 
 
-def _land(root: Path, res: GamePartResult) -> dict:
-    """Write the files a worker sent, or check that the files a worker wrote are here."""
-    e = res.entry
-    if res.parts is not None:
-        for (f, rows, data), sha in zip(
-            res.parts, (e["deals_sha256"], e["games_sha256"]), strict=True
-        ):
-            write_bytes(root, f, data, rows, sha)
-        return e
-    for f, b in (("deals_file", "deals_bytes"), ("games_file", "games_bytes")):
-        path = root / e[f]
-        size = path.stat().st_size if path.is_file() else -1
-        if size != e[b]:
-            raise GameRunError(
-                f"worker {res.worker} wrote {e[f]} but {path} is "
-                + ("missing" if size < 0 else f"{size:,} bytes, not {e[b]:,}")
-                + f" here: {SHARED_HINT}"
-            )
-    return e
+# --- the run ------------------------------------------------------------------------------
+
+
+@dataclass
+class GameRunResult:
+    out: Path
+    seed: int
+    seed_drawn: bool
+    games: int
+    played: int
+    parts: int
+    wall_seconds: float
+    play_seconds: float
+    files: list[str] = field(default_factory=list)
+    profiles: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["out"] = str(self.out)
+        d["games_per_second"] = self.played / self.play_seconds if self.play_seconds else None
+        return d
+
+
+def default_game_out(seed: int, base: Path | str = RESULTS_DIR) -> Path:
+    """A new directory ``results/games-<UTC time>-seed<seed>[-k]``."""
+    return default_out(seed, base, prefix="games", error=GameRunError)
+
+
+def read_game_manifest(root: Path) -> dict:
+    try:
+        return GAME_RUN.read_manifest(root)
+    except NotARun as exc:
+        raise GameRunError(str(exc)) from None
+
+
+def _new_manifest(cfg: GameConfig) -> dict:
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "state": "incomplete",
+        "config": cfg.identity(),
+        "seed_drawn": cfg.seed_drawn,
+        "versions": dict(versions()),
+        "parts": [],
+        "sessions": [],
+    }
+
+
+def _same_run(cfg: GameConfig, root: Path, manifest: dict) -> None:
+    """--resume completes the run only with the options it was made with; the first option
+    that differs is named."""
+    have, want = manifest["config"], cfg.identity()
+    if have == want:
+        return
+    for name in (*want, *(k for k in have if k not in want)):
+        if have.get(name) != want.get(name):
+            break
+    raise GameRunError(
+        f"{root} holds a different game run: {_differs(name, want.get(name), have.get(name))}; "
+        "use the same options to resume, or --force to replace it"
+    )
+
+
+def _differs(name: str, given: Any, stored: Any) -> str:
+    """``--seed 2 differs from the run's 1`` (a ruleset by its name)."""
+
+    def show(value: Any) -> str:
+        if value is None:
+            return "standard" if name == "ruleset" else "none"
+        if isinstance(value, dict):
+            return repr(value.get("name"))
+        if isinstance(value, list):
+            return ",".join(str(v) for v in value)
+        if isinstance(value, bool) and name == "doubling":
+            return "on" if value else "off"
+        return str(value)
+
+    what = "the ruleset" if name == "ruleset" else flag(name)
+    return f"{what} {show(given)} differs from the run's {show(stored)}"
 
 
 def run_games(
     cfg: GameConfig,
     resume: bool = False,
     force: bool = False,
-    progress=None,
+    progress: ProgressFn | None = None,
     executor: Executor | None = None,
-):
+) -> GameRunResult:
     """Play the configured games into a run directory; returns a GameRunResult.
 
     ``executor`` (any ``concurrent.futures.Executor``, not shut down here) runs the part
     tasks instead of the config's executor (``cfg.executor_spec``; in-process by default)."""
     t0 = time.perf_counter()
-    spec = cfg.executor_spec
-    backend: Backend | None = None
-    if executor is not None:
-        backend = wrap_executor(executor)
-    elif not spec.local:
-        try:
-            backend = open_backend(spec)
-        except ExecutorError as exc:
-            raise GameRunError(str(exc)) from None
-    try:
-        root, manifest, done = _prepare(cfg, resume, force)
-    except BaseException:
-        if backend is not None:
-            backend.close(cancel=True)
-        raise
-    session = manifest["sessions"][-1]
-    session["executor"] = spec.kind if executor is None else "executor"
-    if backend is not None:
-        session.update(workers=backend.slots(), write_parts=spec.write_parts)
-    played = 0
-    t_play = 0.0
-    already = sum(min(cfg.chunk_size, cfg.games - k * cfg.chunk_size) for k in done)
-    versions = _versions()
-    todo = [k for k in range(cfg.n_parts) if k not in done]
-    where = None if backend is not None and spec.write_parts == "driver" else str(root.resolve())
-    task_cfg = replace(cfg, out=None)
-    tasks = (GamePartTask(task_cfg, k, where, versions) for k in todo)
-
-    def record(res: GamePartResult) -> None:
-        nonlocal played, t_play
-        entry = _land(root, res) if backend is not None else res.entry
-        manifest["parts"] = [p for p in manifest["parts"] if p["index"] != entry["index"]]
-        manifest["parts"].append(entry)
-        manifest["parts"].sort(key=lambda p: p["index"])
-        write_manifest(root, manifest)
-        played += entry["games"]
-        t_play += res.play_seconds
-        if progress is not None:
-            progress(already + played, cfg.games)
-
-    def stop(cancel: bool) -> None:
-        if backend is not None:
-            with contextlib.suppress(BaseException):
-                backend.close(cancel=cancel)
-
-    def resume_hint() -> str:
-        return f"{root} is incomplete; run the same command with --resume to finish it"
-
-    try:
-        if backend is None:
-            for task in tasks:
-                try:
-                    res = play_game_part(task)
-                except PartWriteError as exc:
-                    raise GameRunError(f"cannot write {root}: {exc.reason}") from None
-                record(res)
-        else:
-            try:
-                for _, res in run_tasks(backend, play_game_part, tasks):
-                    record(res)
-            except (KeyboardInterrupt, OSError):
-                raise
-            except Exception as exc:  # a part failed on its worker, or the executor gave up
-                stop(cancel=True)
-                raise GameRunError(f"{task_failure(exc, backend.kind)}; {resume_hint()}") from None
-            finally:
-                session["restarts"] = backend.restarts
-    except KeyboardInterrupt:
-        stop(cancel=True)
-        with contextlib.suppress(OSError):
-            write_manifest(root, manifest)
-        raise GameRunInterrupted(f"interrupted: {resume_hint()}") from None
-    except OSError as exc:
-        stop(cancel=True)
-        raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
-    stop(cancel=False)
-    manifest["state"] = "complete"
-    session.update(games_played=played, play_seconds=round(t_play, 3))
-    write_manifest(root, manifest)
-    files = [p[f] for p in manifest["parts"] for f in ("deals_file", "games_file")]
-    return GameRunResult(
-        root,
+    if resume and force:
+        raise GameRunError("--resume and --force cannot be used together")
+    open_dir = functools.partial(
+        open_run_dir,
+        GAME_RUN,
+        cfg.out,
         cfg.seed,
-        cfg.seed_drawn,
-        cfg.games,
-        played,
-        len(manifest["parts"]),
-        time.perf_counter() - t0,
-        t_play,
-        files,
-        {f"seat_{p}": name for p, name in enumerate(cfg.players)},
+        resume=resume,
+        force=force,
+        new_manifest=functools.partial(_new_manifest, cfg),
+        check=functools.partial(_same_run, cfg),
     )
+    backend, rundir = open_run(cfg.executor_spec, executor, GameRunError, open_dir)
+    try:
+        session = _GameSession(cfg, rundir, backend, executor is not None, progress)
+    except BaseException:
+        close_quietly(backend, cancel=True)
+        raise
+    session.play()
+    return session.finish(time.perf_counter() - t0)
+
+
+class _GameSession:
+    """One session of a game run: the parts still to do, played and recorded in order."""
+
+    def __init__(
+        self,
+        cfg: GameConfig,
+        rundir: RunDir,
+        backend: Backend | None,
+        callers: bool,
+        progress: ProgressFn | None,
+    ):
+        self.cfg, self.rundir, self.backend = cfg, rundir, backend
+        self.todo = rundir.todo(cfg.n_parts)
+        rundir.manifest["state"] = "incomplete"
+        spec = cfg.executor_spec
+        self.session: dict[str, Any] = {"start": now(), "threads": cfg.threads}
+        self.session["executor"] = "executor" if callers else spec.kind
+        if backend is not None:
+            self.session.update(workers=backend.slots(), write_parts=spec.write_parts)
+        rundir.manifest["sessions"].append(self.session)
+        rundir.save()
+        self.stats = Stats()
+        already = sum(p["games"] for p in rundir.parts)
+        self.prog = Progress(cfg.games, already, progress)
+
+    def play(self) -> None:
+        """Play every part to do; GameRunInterrupted after Ctrl-C or SIGTERM, GameRunError
+        after a failure (both say how to resume), the run directory left resumable."""
+        root, backend = self.rundir.root, self.backend
+        to_driver = backend is not None and self.cfg.executor_spec.write_parts == "driver"
+        where = None if to_driver else str(root.resolve())
+        task_cfg = replace(self.cfg, out=None)
+        tasks = (GamePartTask(task_cfg, k, where, versions()) for k in self.todo)
+        failure = None
+        try:
+            with sigterm_as_interrupt():
+                if backend is None:
+                    for task in tasks:
+                        self._record(play_game_part(task))
+                else:
+                    try:
+                        failure = play_on_backend(
+                            backend, play_game_part, tasks, self._record, GameRunError
+                        )
+                    finally:
+                        self.session["restarts"] = backend.restarts
+        except KeyboardInterrupt:
+            close_quietly(backend, cancel=True)
+            with no_interrupts(), contextlib.suppress(GameRunError):
+                self.rundir.save()
+            raise GameRunInterrupted(f"interrupted: {GAME_RUN.resume_hint(root)}") from None
+        except OSError as exc:
+            close_quietly(backend, cancel=True)
+            raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
+        if failure is not None:
+            close_quietly(backend, cancel=True)
+            raise GameRunError(f"{failure}; {GAME_RUN.resume_hint(root)}")
+
+    def _record(self, res: GamePartResult) -> None:
+        entry = res.entry
+        if self.backend is not None:
+            entry = land(self.rundir.root, entry, res.parts, PART_FILES, res.worker, GameRunError)
+        self.rundir.record(entry)
+        self.stats.played += entry["games"]
+        self.stats.task_cpu += res.play_seconds
+        self.prog.add(entry["games"])
+        self.prog(force=True)
+
+    def finish(self, wall: float) -> GameRunResult:
+        close_quietly(self.backend, cancel=False)
+        self.rundir.tidy()
+        manifest, cfg, played = self.rundir.manifest, self.cfg, self.stats.played
+        manifest["state"] = "complete"
+        self.session.update(games_played=played, play_seconds=round(self.stats.task_cpu, 3))
+        self.rundir.save()
+        files = [p[f] for p in manifest["parts"] for f in ("deals_file", "games_file")]
+        return GameRunResult(
+            self.rundir.root,
+            cfg.seed,
+            cfg.seed_drawn,
+            cfg.games,
+            played,
+            len(manifest["parts"]),
+            wall,
+            self.stats.task_cpu,
+            files,
+            {f"seat_{p}": name for p, name in enumerate(cfg.players)},
+        )
+
+
+__all__ = [
+    "DEALS_DIR",
+    "FORMAT",
+    "GAMES_DIR",
+    "MANIFEST",
+    "SCHEMA_VERSION",
+    "GameConfig",
+    "GameRunError",
+    "GameRunInterrupted",
+    "GameRunResult",
+    "make_game_config",
+    "play_game_part",
+    "read_game_manifest",
+    "run_games",
+]

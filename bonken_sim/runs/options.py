@@ -1,8 +1,14 @@
-"""Validation of user-typed values shared by the CLI and the Python API."""
+"""Validation of user-typed values shared by the CLI and the Python API: counts and seeds,
+and every option of a deal run and a game run."""
 
 from __future__ import annotations
 
+import os
 import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bonken_sim.rules.rulesets import Ruleset
 
 MAX_COUNT = 10**12
 
@@ -49,3 +55,120 @@ def parse_seed(text: str | int) -> int:
     if not 0 <= value < 2**64:
         raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {text!r}")
     return value
+
+
+# ---------------------------------------------------------------------------------------
+# Run options: each parser takes what a user typed (or a Python value) and returns the value,
+# or raises ValueError with the one-line message the command line prints. A deal run turns
+# it into RunError, a game run into GameRunError.
+
+MAX_THREADS = 256
+
+
+def flag(name: str) -> str:
+    """The command-line spelling of an option: ``chunk_size`` → ``--chunk-size``."""
+    return "--" + name.replace("_", "-")
+
+
+def default_threads() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def parse_option_count(value: Any, name: str, maximum: int = MAX_COUNT) -> int:
+    """A count option (``deals``, ``chunk_size``, ``games``), named in its message as a flag."""
+    return parse_count(value, what=flag(name), maximum=maximum)
+
+
+def parse_option_seed(value: Any) -> int:
+    """``--seed`` of a deal run (its message names the flag)."""
+    try:
+        return parse_seed(value)
+    except ValueError as exc:
+        raise ValueError(f"--{exc}") from None
+
+
+def parse_threads(value: Any) -> int:
+    """``--threads`` of a deal run: a whole number from 1 to MAX_THREADS."""
+    try:
+        n = int(str(value).strip()) if not isinstance(value, int) else value
+    except ValueError:
+        n = -1
+    if isinstance(value, bool) or not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"--threads must be a whole number from 1 to {MAX_THREADS}, got {value!r}")
+    return n
+
+
+def parse_game_threads(value: Any) -> int:
+    """``--threads`` of a game run (the command line has already made it an int)."""
+    n = int(value)
+    if n < 1 or n > MAX_THREADS:
+        raise ValueError(f"--threads must be between 1 and {MAX_THREADS}, got {value}")
+    return n
+
+
+def parse_strategies(value: Any) -> tuple[str, ...]:
+    """``--strategies``: one strategy or four, as their names."""
+    from bonken_sim.engine.play import parse_strategies as parse
+    from bonken_sim.engine.play import strategy_names
+
+    try:
+        return tuple(strategy_names(parse(value)).split(","))
+    except ValueError as exc:
+        raise ValueError(f"--strategies: {exc}") from None
+
+
+def parse_contracts(value: Any, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+    """``--contracts``: variant names under ``ruleset`` (rules.variant_names: bierkaart in
+    Domino's slot; None: RULES.md)."""
+    from bonken_sim.rules.names import parse_variants, variant_names
+    from bonken_sim.rules.rulesets import STANDARD
+
+    ruleset = STANDARD if ruleset is None else ruleset
+    text = value if isinstance(value, str) else ",".join(str(v) for v in value)
+    names = variant_names(ruleset)
+    try:
+        return tuple(names[v.id] for v in parse_variants(text, ruleset))
+    except ValueError as exc:
+        raise ValueError(f"--contracts: {exc}") from None
+
+
+def parse_dealer(value: Any) -> int:
+    """``--dealer``: a seat 0-3."""
+    if str(value).strip() not in ("0", "1", "2", "3"):
+        raise ValueError(f"--dealer must be a seat 0-3, got {value!r}")
+    return int(str(value).strip())
+
+
+def parse_ruleset(ruleset: Any, rules_file: Any) -> Ruleset:
+    """``--ruleset`` (a Ruleset, a preset name or a ruleset record) or ``--rules-file``."""
+    from bonken_sim.rules.rulesets import RulesError, as_ruleset, resolve
+
+    try:
+        if rules_file is not None or isinstance(ruleset, str | type(None)):
+            return resolve(ruleset, rules_file)
+        return as_ruleset(ruleset)
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def parse_order(value: str | None) -> str:
+    """``--order`` of a game run: free or fixed (None: free)."""
+    order = "free" if value is None else value
+    if order not in ("free", "fixed"):
+        raise ValueError(f"--order must be free or fixed, got {order!r}")
+    return order
+
+
+def parse_doubling(value: Any) -> bool:
+    """``--doubling`` of a game run: on or off, or a bool (None: on)."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        if value not in ("on", "off"):
+            raise ValueError(f"--doubling must be on or off, got {value!r}")
+        return value == "on"
+    return bool(value)

@@ -17,7 +17,7 @@ import pytest
 from bonken_sim.analyses.ladder import to_json
 from bonken_sim.analyses.tournament import run_tournament
 from bonken_sim.cli import main
-from bonken_sim.runs.deals import ChunkTask, RunError, _versions, make_config, play_chunk
+from bonken_sim.runs.deals import ChunkTask, RunError, make_config, play_chunk, versions
 from bonken_sim.runs.deals import run as run_dir
 from bonken_sim.runs.executors import DASK_EXTRA, WorkerMismatch, dask_available
 from bonken_sim.runs.games import make_game_config, run_games
@@ -316,9 +316,9 @@ def test_parts_a_worker_writes_where_the_driver_cannot_see_them(tmp_path):
 
 def test_a_worker_running_another_engine_refuses(tmp_path):
     cfg = make_config(deals=100, seed=1)
-    versions = {**_versions(), "engine": "0123456789abcdef"}
+    driver = {**versions(), "engine": "0123456789abcdef"}
     with pytest.raises(WorkerMismatch, match="runs engine .* but the driver runs 0123456789abcdef"):
-        play_chunk(ChunkTask(cfg, 0, None, {}, versions))
+        play_chunk(ChunkTask(cfg, 0, None, {}, driver))
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,181 @@
+"""What a deal run plays: tasks of at most ``TASK_DEALS`` deals (``play_task``, on a thread
+pool of the driver), and chunk tasks for any other executor (``play_chunk``: a whole chunk,
+played, encoded and written or sent back). Module-level and picklable, so any executor runs
+them; every deal's cards and play come from (seed, deal index, variant) alone, so any
+thread count, chunk size or executor gives the same bytes."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from bonken_sim.rules.rulesets import STANDARD, Ruleset
+from bonken_sim.runs.deal_config import RunConfig
+from bonken_sim.runs.directory import check_worker_versions
+from bonken_sim.runs.executors import worker_name
+from bonken_sim.runs.pipeline import deliver
+from bonken_sim.runs.schema import Chunk
+
+TASK_DEALS = 8192
+
+
+@dataclass(frozen=True)
+class Task:
+    seed: int
+    start: int
+    n: int
+    dealer: int
+    variants: tuple[int, ...]
+    strategies: tuple[int, ...]
+    ruleset: Ruleset = STANDARD
+
+
+@dataclass
+class TaskResult:
+    start: int
+    hands: np.ndarray  # (n, 4) uint64
+    features: np.ndarray  # (N_FEATURES, n) int8
+    scores: np.ndarray  # (4, nv, n) int16
+    tricks: np.ndarray  # (4, nv, n) int8
+    order: np.ndarray  # (4, nv, n) int8
+    cpu_seconds: float
+
+
+def play_task(task: Task) -> TaskResult:
+    """Play deals ``[task.start, task.start + task.n)`` in every variant; column layout out."""
+    from bonken_sim._core import kernels as K
+    from bonken_sim._core.features import N_FEATURES, hand_features, result_columns
+    from bonken_sim._core.rng import seed_key
+
+    c0 = time.thread_time()
+    n, nv = task.n, len(task.variants)
+    variants = np.array(task.variants, np.int64)
+    strat = np.array(task.strategies, np.int64)
+    hands = np.empty((n, 4), np.uint64)
+    scores = np.empty((n, nv, 4), np.int16)
+    tricks = np.empty((n, nv, 4), np.int8)
+    order = np.empty((n, nv, 4), np.int8)
+    K.simulate_batch(
+        seed_key(task.seed),
+        task.start,
+        task.dealer,
+        variants,
+        strat,
+        task.ruleset.table,
+        hands,
+        scores,
+        tricks,
+        order,
+    )
+    feats = np.empty((N_FEATURES, n), np.int8)
+    hand_features(hands, feats)
+    s_cols = np.empty((4, nv, n), np.int16)
+    t_cols = np.empty((4, nv, n), np.int8)
+    o_cols = np.empty((4, nv, n), np.int8)
+    result_columns(scores, tricks, order, s_cols, t_cols, o_cols)
+    return TaskResult(task.start, hands, feats, s_cols, t_cols, o_cols, time.thread_time() - c0)
+
+
+def warm_kernels() -> float:
+    """Compile or load every kernel a run uses; the seconds it took."""
+    t0 = time.perf_counter()
+    play_task(Task(0, 0, 2, 0, tuple(range(12)), (1, 0, 1, 0)))
+    return time.perf_counter() - t0
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of a run, for any executor: (run key and options, chunk index) → parts.
+
+    ``config`` carries the seed (the run key), the options that decide the bytes and the
+    threads the task may use; ``root`` is the run directory as an absolute path when the
+    worker writes the parts itself, or None to get their bytes back; ``meta`` is the schema
+    metadata of the parts; ``versions`` the driver's, checked by the worker."""
+
+    config: RunConfig
+    index: int
+    root: str | None
+    meta: dict
+    versions: dict
+
+
+@dataclass
+class ChunkResult:
+    """What a chunk task returns: the manifest entry and, with ``root=None``, the parts."""
+
+    entry: dict
+    parts: tuple | None  # (EncodedPart results, EncodedPart deals) or None
+    play_cpu: float
+    write_cpu: float
+    worker: str
+
+
+def play_chunk(task: ChunkTask) -> ChunkResult:
+    """Play chunk ``task.index`` of a run and encode (and, with ``root``, write) its parts.
+
+    A pure function of the task: run twice, it writes the same bytes (each writer through a
+    temporary file of its own, renamed into place)."""
+    from bonken_sim.runs.storage import encode_chunk, part_entry
+
+    check_worker_versions(task.versions)
+    cfg = task.config
+    threads = max(1, cfg.threads)
+    tasks = chunk_tasks(cfg, task.index, threads)
+    if threads == 1:
+        results = [play_task(t) for t in tasks]
+    else:
+        with ThreadPoolExecutor(threads, thread_name_prefix="bonken-sim") as pool:
+            results = list(pool.map(play_task, tasks))
+    chunk = assemble(cfg, task.index, results)
+    play_cpu = sum(r.cpu_seconds for r in results)
+    del results
+    c0 = time.thread_time()
+    res, dl = encode_chunk(task.index, chunk, task.meta)
+    files, parts = deliver(task.root, (res, dl))
+    entry = part_entry(task.index, chunk.start, chunk.n, files[0], files[1])
+    return ChunkResult(
+        entry,
+        parts,
+        play_cpu,
+        time.thread_time() - c0,
+        worker_name(),
+    )
+
+
+def chunk_tasks(cfg: RunConfig, index: int, threads: int) -> list[Task]:
+    """The tasks of chunk ``index``: at least one per thread, at most TASK_DEALS deals each."""
+    start = index * cfg.chunk_size
+    n = min(cfg.chunk_size, cfg.deals - start)
+    pieces = max(threads, -(-n // TASK_DEALS))
+    pieces = min(pieces, n)
+    size = -(-n // pieces)
+    variants = tuple(int(v) for v in cfg.variant_ids)
+    strategies = tuple(int(s) for s in cfg.strategy_ids)
+    return [
+        Task(cfg.seed, start + a, min(size, n - a), cfg.dealer, variants, strategies, cfg.ruleset)
+        for a in range(0, n, size)
+    ]
+
+
+def assemble(cfg: RunConfig, index: int, results: list[TaskResult]) -> Chunk:
+    """A chunk's task results (in any order) as one Chunk in column layout."""
+    results = sorted(results, key=lambda r: r.start)
+    start = index * cfg.chunk_size
+
+    def cat(name: str, axis: int) -> np.ndarray:
+        arrays = [getattr(r, name) for r in results]
+        return arrays[0] if len(arrays) == 1 else np.concatenate(arrays, axis=axis)
+
+    return Chunk(
+        start=start,
+        variants=cfg.variant_ids,
+        hands=cat("hands", 0),
+        features=cat("features", 1),
+        scores=cat("scores", 2),
+        tricks=cat("tricks", 2),
+        order=cat("order", 2),
+        beer_card=cfg.ruleset.beer_card,
+    )
