@@ -55,11 +55,11 @@ def versions() -> dict[str, str]:
     import numpy as np
 
     from bonken_sim import __version__
-    from bonken_sim._core._jit import _source_hash  # no public engine hash yet
+    from bonken_sim.engine.version import engine_version
 
     return {
         "bonken_sim": __version__,
-        "engine": _source_hash(),
+        "engine": engine_version(),
         "numba": numba.__version__,
         "numpy": np.__version__,
         "pyarrow": version("pyarrow"),  # without importing it (see run)
