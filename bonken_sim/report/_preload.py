@@ -13,5 +13,5 @@ with contextlib.suppress(Exception):  # a failure here only means workers import
     import pandas  # noqa: F401
     import pyarrow.parquet  # noqa: F401
 
-    from bonken_sim import model_features  # noqa: F401
+    from bonken_sim.models import features  # noqa: F401
     from bonken_sim.report import aggregate, figures, policies  # noqa: F401
