@@ -1,8 +1,20 @@
-"""Means, differences of means and proportions with 95% confidence intervals.
+"""Means, differences of means and proportions with 95% confidence intervals: the one
+statistics module of bonken-sim.
 
-Scores are integers, so the sums behind a mean are kept as exact integers: a variance from
-``n·Σx² − (Σx)²`` then has no cancellation error, a constant score gives exactly zero width,
-and adding chunks in any order gives bit-identical results.
+Three shapes of input, three families of functions, all with the same normal 95% interval
+for means and Wilson's score interval for proportions:
+
+* **exact sums, one estimate** (``mean_ci``, ``diff_ci``, ``wilson_ci`` → :class:`Estimate`):
+  scores are integers, so the sums behind a mean are kept as exact Python integers: a
+  variance from ``n·Σx² − (Σx)²`` then has no cancellation error, a constant score gives
+  exactly zero width, and adding chunks in any order gives bit-identical results.
+* **arrays of sums, many cells at once** (``mean_ci_array``, ``wilson_array``,
+  ``hist_moments``): the report's statistics live in integer histograms with thousands of
+  cells; float64 is exact there (every sum is far below 2^53) and NaN marks empty cells.
+* **one sample of values** (``mean_interval``, ``wilson_interval`` → :class:`Interval`, which
+  also records ``n``): the ladder and the tournament hold every deal's value in memory.
+* **float values streamed in chunks** (:class:`Moments`): a run's summary merges the centred
+  moments of each part, so large values with a small spread lose nothing to cancellation.
 """
 
 from __future__ import annotations
@@ -70,6 +82,95 @@ def wilson_ci(k: int, n: int) -> Estimate:
     lo = 0.0 if k == 0 else max(0.0, centre - half)
     hi = 1.0 if k == n else min(1.0, centre + half)
     return Estimate(p, math.sqrt(p * (1 - p)), lo, hi)
+
+
+# ---------------------------------------------------------------------------------------
+# Arrays of sufficient statistics (the report's histograms)
+
+
+def mean_ci_array(
+    n: np.ndarray, s1: np.ndarray, s2: np.ndarray, z: float = Z95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, sample sd and the 95% CI bounds from count, sum and sum of squares, per cell.
+
+    Cells with n = 0 give NaN everywhere; n = 1 gives the mean and NaN bounds."""
+    n = np.asarray(n, np.float64)
+    s1 = np.asarray(s1, np.float64)
+    s2 = np.asarray(s2, np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = s1 / n
+        # n·Σx² − (Σx)² is exact for the integer sums used here (well inside 2^53)
+        var = np.maximum(n * s2 - s1 * s1, 0.0) / (n * (n - 1))
+        var = np.where(n > 1, var, np.nan)
+        sd = np.sqrt(var)
+        half = z * sd / np.sqrt(n)
+    return mean, sd, mean - half, mean + half
+
+
+def wilson_array(k: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarray, ...]:
+    """Proportion k/n with its Wilson score 95% interval, per cell (NaN where n = 0)."""
+    k = np.asarray(k, np.float64)
+    n = np.asarray(n, np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return p, centre - half, centre + half
+
+
+def hist_moments(hist: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Count, sum and sum of squares along the last axis of a histogram over ``values``.
+
+    Exact: the products are integers far below 2^53."""
+    h = np.asarray(hist, np.float64)
+    v = np.asarray(values, np.float64)
+    return h.sum(-1), h @ v, h @ (v * v)
+
+
+# ---------------------------------------------------------------------------------------
+# One sample of values (the ladder, the tournament)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean (or rate) with its 95% interval and the sample size behind it."""
+
+    mean: float
+    lo: float
+    hi: float
+    n: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "ci95": [self.lo, self.hi], "n": self.n}
+
+    def text(self, width: int = 7) -> str:
+        half = (self.hi - self.lo) / 2
+        return f"{self.mean:+{width}.2f} ± {half:5.2f}"
+
+
+def mean_interval(x: np.ndarray) -> Interval:
+    """The mean of the values ``x`` with its normal 95% interval (NaN bounds for one value,
+    NaN everything for none)."""
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    half = Z95 * x.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+    m = float(x.mean())
+    return Interval(m, m - half, m + half, n)
+
+
+def wilson_interval(k: int, n: int) -> Interval:
+    """The rate ``k/n`` with Wilson's 95% interval (:func:`wilson_ci`); NaN for n = 0."""
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    e = wilson_ci(k, n)
+    return Interval(e.mean, e.lo, e.hi, n)
+
+
+# ---------------------------------------------------------------------------------------
+# Streamed moments of float values (a run's summary)
 
 
 @dataclass(frozen=True)

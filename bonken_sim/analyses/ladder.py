@@ -18,8 +18,7 @@ first, so they count once) or Wilson's for rates.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -30,41 +29,9 @@ from bonken_sim.engine.selfplay import self_play
 from bonken_sim.engine.staked import staked_scores
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles
-from bonken_sim.stats import Z95, wilson_ci
+from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
-
-
-@dataclass(frozen=True)
-class Interval:
-    mean: float
-    lo: float
-    hi: float
-    n: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"mean": self.mean, "ci95": [self.lo, self.hi], "n": self.n}
-
-    def text(self, width: int = 7) -> str:
-        half = (self.hi - self.lo) / 2
-        return f"{self.mean:+{width}.2f} ± {half:5.2f}"
-
-
-def mean_interval(x: np.ndarray) -> Interval:
-    x = np.asarray(x, dtype=np.float64)
-    n = len(x)
-    if n == 0:
-        return Interval(math.nan, math.nan, math.nan, 0)
-    half = Z95 * x.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
-    m = float(x.mean())
-    return Interval(m, m - half, m + half, n)
-
-
-def wilson_interval(k: int, n: int) -> Interval:
-    if n == 0:
-        return Interval(math.nan, math.nan, math.nan, 0)
-    e = wilson_ci(k, n)
-    return Interval(e.mean, e.lo, e.hi, n)
 
 
 def card_play_rung(

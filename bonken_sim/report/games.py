@@ -35,11 +35,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonken_sim.report.stats import mean_ci, wilson
 from bonken_sim.rules.names import Contract
 from bonken_sim.runs.storage import NotARun, dictionary_codes, read_manifest, require_complete
+from bonken_sim.stats import mean_ci_array, wilson_array
 
-GAME_FORMAT = "bonken-sim-games"  # game_run.FORMAT (not imported: that pulls in the kernels)
+GAME_FORMAT = "bonken-sim-games"  # runs.games.FORMAT (not imported: that pulls in the kernels)
 GAME_SCHEMA = 1
 DEALS_PER_GAME = 11
 CONTRACTS = tuple(c.label for c in Contract)
@@ -93,7 +93,7 @@ class Moments:
         self.s2 += (x * x).sum(0)
 
     def ci(self) -> tuple[np.ndarray, ...]:
-        return mean_ci(np.full(self.s1.shape, self.n), self.s1, self.s2)
+        return mean_ci_array(np.full(self.s1.shape, self.n), self.s1, self.s2)
 
 
 @dataclass
@@ -424,7 +424,7 @@ def results(stats: GameStats) -> pd.DataFrame:
     out = _unit_columns(stats)
     n = stats.games
     trials = n * out["seats"].to_numpy()
-    p, lo, hi = wilson(stats.wins, trials)
+    p, lo, hi = wilson_array(stats.wins, trials)
     mean, sd, tlo, thi = stats.per_game["total"].ci()
     out["games"] = n
     out["seat_games"] = trials
@@ -515,7 +515,7 @@ def doubling_effect(stats: GameStats) -> pd.DataFrame:
     trials = cmp.games * out["seats"].to_numpy()
     out["games"] = cmp.games
     for side, wins in (("on", cmp.wins_on), ("off", cmp.wins_off)):
-        p, lo, hi = wilson(wins, trials)
+        p, lo, hi = wilson_array(wins, trials)
         out[f"win_rate_{side}"], out[f"win_{side}_ci_low"], out[f"win_{side}_ci_high"] = p, lo, hi
         mean, _, tlo, thi = getattr(cmp, side)["total"].ci()
         out[f"mean_total_{side}"] = mean

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 PRELOAD = "bonken_sim.report._preload"
-RUN_FORMAT = "bonken-sim-run"  # io.FORMAT (not imported: io pulls in pyarrow)
+RUN_FORMAT = "bonken-sim-run"  # runs.storage.FORMAT (not imported: storage pulls in pyarrow)
 
 
 def pool_context():

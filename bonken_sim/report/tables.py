@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bonken_sim.report.aggregate import (
+from bonken_sim.report.histograms import (
     CHOOSER,
     DIFF_VALUES,
     FEATURES,
@@ -20,29 +20,14 @@ from bonken_sim.report.aggregate import (
     SCORE_VALUES,
     RunStats,
 )
-from bonken_sim.report.stats import hist_moments, mean_ci, wilson
-
-#: deal total of each contract (RULES.md §3): a seat's fair share is a quarter of it
-DEAL_TOTAL = {
-    "bukken": -65,
-    "hartenjagen": -65,
-    "herenboeren": -120,
-    "vrouwen": -120,
-    "hartenheer": -50,
-    "laatste_slag": -50,
-    "domino": -50,
-    "troeven": 130,
-}
+from bonken_sim.rules.totals import deal_total
+from bonken_sim.stats import hist_moments, mean_ci_array, wilson_array
 
 #: high-card-point buckets (A=4, K=3, Q=2, J=1; the mean hand has 10)
 HCP_EDGES = (0, 6, 9, 12, 15, 18, 38)
 HCP_BUCKETS = ("0-5", "6-8", "9-11", "12-14", "15-17", "18+")
 LONGEST_EDGES = (4, 5, 6, 7, 14)
 LONGEST_BUCKETS = ("4", "5", "6", "7+")
-
-
-def deal_total(variant: str) -> int:
-    return DEAL_TOTAL[variant.split("_")[0] if variant.startswith("troeven") else variant]
 
 
 def rel_label(r: int) -> str:
@@ -57,7 +42,7 @@ def _bucket(hist: np.ndarray, edges: tuple[int, ...], axis: int = 0) -> np.ndarr
 
 
 def _ci_frame(n, s1, s2) -> dict[str, np.ndarray]:
-    mean, sd, lo, hi = mean_ci(n, s1, s2)
+    mean, sd, lo, hi = mean_ci_array(n, s1, s2)
     return {"n": np.asarray(n, np.int64), "mean": mean, "sd": sd, "ci_low": lo, "ci_high": hi}
 
 
@@ -199,35 +184,23 @@ def choice_value(stats: RunStats) -> tuple[pd.DataFrame, pd.DataFrame]:
     c = stats.choice
     if c is None or c.n == 0:
         return pd.DataFrame(), pd.DataFrame()
-    rows = []
-    mean, sd, lo, hi = mean_ci(np.full(len(c.rules), c.n), c.sums, c.sumsq)
-    for i, rule in enumerate(c.rules):
-        rows.append(
-            {
-                "rule": rule,
-                "versus": "",
-                "n": c.n,
-                "mean": mean[i],
-                "sd": sd[i],
-                "ci_low": lo[i],
-                "ci_high": hi[i],
-            }
-        )
-    dm, dsd, dlo, dhi = mean_ci(np.full(c.diff_sums.shape, c.n), c.diff_sums, c.diff_sumsq)
+    cols = ("mean", "sd", "ci_low", "ci_high")
+    alone = mean_ci_array(np.full(len(c.rules), c.n), c.sums, c.sumsq)
+    paired = mean_ci_array(np.full(c.diff_sums.shape, c.n), c.diff_sums, c.diff_sumsq)
+    rows = [
+        {
+            "rule": rule,
+            "versus": "",
+            "n": c.n,
+            **{k: a[i] for k, a in zip(cols, alone, strict=True)},
+        }
+        for i, rule in enumerate(c.rules)
+    ]
     for i, rule in enumerate(c.rules):
         for j, other in enumerate(c.rules):
             if i < j:
-                rows.append(
-                    {
-                        "rule": rule,
-                        "versus": other,
-                        "n": c.n,
-                        "mean": dm[i, j],
-                        "sd": dsd[i, j],
-                        "ci_low": dlo[i, j],
-                        "ci_high": dhi[i, j],
-                    }
-                )
+                pair = {k: a[i, j] for k, a in zip(cols, paired, strict=True)}
+                rows.append({"rule": rule, "versus": other, "n": c.n, **pair})
     freq = []
     for i, rule in enumerate(c.rules):
         for v, name in enumerate(stats.variants):
@@ -239,34 +212,26 @@ def choice_value(stats: RunStats) -> tuple[pd.DataFrame, pd.DataFrame]:
 def trump_value(stats: RunStats) -> pd.DataFrame:
     """The chooser's mean score with a suit as trump by his length and honours (A K Q J) in
     it, per trump suit and pooled over the four suits (``trump`` = ``any``)."""
-    h = stats.hists.trump  # (4, 14, 5, NS)
-    full = np.concatenate([h, h.sum(0, keepdims=True)])
-    n, s1, s2 = hist_moments(full, SCORE_VALUES)
-    ci = _ci_frame(n, s1, s2)
-    idx = np.indices(n.shape).reshape(3, -1)
-    frame = pd.DataFrame(
-        {
-            "trump": np.array(["C", "D", "H", "S", "any"])[idx[0]],
-            "length": idx[1],
-            "honours": idx[2],
-            **{k: a.reshape(-1) for k, a in ci.items()},
-        }
-    )
-    return frame[frame["n"] > 0].reset_index(drop=True)
+    return _by_trump(stats.hists.trump, ("length", "honours"))  # (4, 14, 5, NS)
 
 
 def trump_length(stats: RunStats) -> pd.DataFrame:
     """The chooser's mean score with a suit as trump by his length in it, honours pooled, per
     trump suit and over the four (``any``)."""
-    h = stats.hists.trump.sum(2)  # (4, 14, NS)
+    return _by_trump(stats.hists.trump.sum(2), ("length",))  # (4, 14, NS)
+
+
+def _by_trump(h: np.ndarray, columns: tuple[str, ...]) -> pd.DataFrame:
+    """Score moments of a (4 trump suits, *``columns``, NS) histogram, per suit and over the
+    four (``any``), one row per cell that has deals."""
     full = np.concatenate([h, h.sum(0, keepdims=True)])
     n, s1, s2 = hist_moments(full, SCORE_VALUES)
     ci = _ci_frame(n, s1, s2)
-    idx = np.indices(n.shape).reshape(2, -1)
+    idx = np.indices(n.shape).reshape(n.ndim, -1)
     frame = pd.DataFrame(
         {
             "trump": np.array(["C", "D", "H", "S", "any"])[idx[0]],
-            "length": idx[1],
+            **{name: idx[1 + k] for k, name in enumerate(columns)},
             **{k: a.reshape(-1) for k, a in ci.items()},
         }
     )
@@ -288,7 +253,7 @@ def nt_vs_suit(stats: RunStats) -> pd.DataFrame:
     ):
         n, s1, s2 = hist_moments(hist, NT_DIFF_VALUES)
         ci = _ci_frame(n, s1, s2)
-        p, plo, phi = wilson(hist[:, pos].sum(1), n)
+        p, plo, phi = wilson_array(hist[:, pos].sum(1), n)
         for k, label in enumerate(labels):
             if n[k] == 0:
                 continue
@@ -318,7 +283,7 @@ def _double_rows(hist: np.ndarray, deals: int) -> dict[str, np.ndarray]:
     """Moments and sign rates along the last axis (the s_d − s_t histogram)."""
     n, s1, s2 = hist_moments(hist, DIFF_VALUES)
     ci = _ci_frame(n, s1, s2)
-    p, plo, phi = wilson(hist[..., DIFF_VALUES > 0].sum(-1), n)
+    p, plo, phi = wilson_array(hist[..., DIFF_VALUES > 0].sum(-1), n)
     with np.errstate(invalid="ignore", divide="ignore"):
         pneg = hist[..., DIFF_VALUES < 0].sum(-1) / n
     return {

@@ -3,40 +3,21 @@
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from bonken_sim.analyses.ladder import (
-    Z95,
     choice_rung,
     doubling_rung,
-    mean_interval,
     replay_with_stakes,
     run_ladder,
-    wilson_interval,
 )
 from bonken_sim.cli import cli
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.models.choice import NAMES, load_models
 from bonken_sim.models.doubling import doubles
-
-
-def test_mean_interval_is_the_normal_interval():
-    x = np.random.default_rng(1).normal(3.0, 2.0, 500)
-    iv = mean_interval(x)
-    half = Z95 * x.std(ddof=1) / math.sqrt(500)
-    assert iv.mean == pytest.approx(x.mean()) and iv.hi - iv.mean == pytest.approx(half)
-    assert math.isnan(mean_interval(np.zeros(0)).mean)
-
-
-def test_wilson_interval_known_values():
-    iv = wilson_interval(0, 10)
-    assert iv.lo == 0.0 and iv.hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
-    iv = wilson_interval(50, 100)
-    assert (iv.lo, iv.hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ import pytest
 
 import bonken_sim
 from bonken_sim.report import write_report
-from bonken_sim.report.aggregate import REL_NAMES, REL_OFFSET, aggregate
+from bonken_sim.report.aggregate import aggregate
+from bonken_sim.report.histograms import REL_NAMES, REL_OFFSET
 from bonken_sim.runs.storage import read_run
 
 DEALS = 3000
@@ -380,12 +381,12 @@ def _hist_arrays(stats) -> dict[str, np.ndarray]:
 
 def test_streamed_equals_one_part(run_dir, tmp_path, monkeypatch):
     """Three parts, and slices of 256 deals inside each, give the histograms of one part."""
-    import bonken_sim.report.aggregate as agg
+    import bonken_sim.report.pass_one as pass_one
 
     one = tmp_path / "one"
     bonken_sim.run(deals=DEALS, seed=31, chunk_size=DEALS, dealer=DEALER, out=one, threads=1)
     whole = aggregate(one)
-    monkeypatch.setattr(agg, "SLICE", 256)
+    monkeypatch.setattr(pass_one, "SLICE", 256)
     parts = aggregate(run_dir)
     assert len(parts.manifest["parts"]) == 3 and len(whole.manifest["parts"]) == 1
     a, b = _hist_arrays(whole), _hist_arrays(parts)

@@ -1,0 +1,65 @@
+"""bonken_sim.stats: the one statistics module (exact sums, arrays of sums, one sample)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bonken_sim.stats import (
+    Z95,
+    hist_moments,
+    mean_ci,
+    mean_ci_array,
+    mean_interval,
+    wilson_array,
+    wilson_ci,
+    wilson_interval,
+)
+
+
+def test_mean_interval_is_the_normal_interval():
+    x = np.random.default_rng(1).normal(3.0, 2.0, 500)
+    iv = mean_interval(x)
+    half = Z95 * x.std(ddof=1) / math.sqrt(500)
+    assert iv.mean == pytest.approx(x.mean()) and iv.hi - iv.mean == pytest.approx(half)
+    assert math.isnan(mean_interval(np.zeros(0)).mean)
+
+
+def test_wilson_interval_known_values():
+    iv = wilson_interval(0, 10)
+    assert iv.lo == 0.0 and iv.hi == pytest.approx(0.2775, abs=1e-4)  # the textbook value
+    iv = wilson_interval(50, 100)
+    assert (iv.lo, iv.hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson_interval(0, 0).n == 0 and math.isnan(wilson_interval(0, 0).mean)
+
+
+def test_array_and_exact_sums_agree():
+    """The vectorised interval is the exact-sum one, cell by cell; empty cells are NaN and
+    one value has no interval."""
+    x = np.random.default_rng(2).integers(-13, 14, (3, 40)) * 5
+    n = np.array([40, 40, 40])
+    s1, s2 = x.sum(1), (x * x).sum(1)
+    mean, sd, lo, hi = mean_ci_array(n, s1, s2)
+    for i in range(3):
+        e = mean_ci(40, int(s1[i]), int(s2[i]))
+        assert (mean[i], sd[i], lo[i], hi[i]) == pytest.approx((e.mean, e.sd, e.lo, e.hi))
+    empty = mean_ci_array(np.array([0, 1]), np.array([0, 5]), np.array([0, 25]))
+    assert np.isnan(empty[0][0]) and empty[0][1] == 5 and np.isnan(empty[2][1])
+
+
+def test_wilson_array_is_wilson_ci():
+    k, n = np.array([0, 3, 50, 10]), np.array([10, 7, 100, 10])
+    p, lo, hi = wilson_array(k, n)
+    for i in range(len(k)):
+        e = wilson_ci(int(k[i]), int(n[i]))
+        assert (p[i], lo[i], hi[i]) == pytest.approx((e.mean, e.lo, e.hi), abs=1e-12)
+    assert np.isnan(wilson_array(np.array([0]), np.array([0]))[0]).all()
+
+
+def test_hist_moments_are_the_sample_sums():
+    values = np.array([-10, 0, 5])
+    hist = np.array([[2, 0, 1], [0, 3, 0]])
+    n, s1, s2 = hist_moments(hist, values)
+    assert n.tolist() == [3, 3] and s1.tolist() == [-15, 0] and s2.tolist() == [225, 0]
