@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 
 import pytest
 
 import bonken_sim
 from bonken_sim.cli import main
+from tests.report.browser import figures_shown, screenshot
 
 
 def cli(capsys, *args):
@@ -141,32 +141,12 @@ def test_errors_are_one_line(capsys, run_dir, tmp_path, case, message):
         assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 def test_page_renders_in_a_browser(reported, tmp_path):
     """Headless Chromium loads report.html: every inline figure decodes (the page's script
     records the count on <body>), and a screenshot is taken (look at it: not asserted)."""
-    browser = _chromium()
-    if browser is None:
-        pytest.skip("no Chromium installed (Debian: apt-get install chromium)")
     page = (reported / "report.html").resolve().as_uri()
-    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-    dom = subprocess.run(
-        [*flags, "--dump-dom", page], capture_output=True, text=True, timeout=120
-    ).stdout
-    shown = re.search(r'data-figures-shown="(\d+)/(\d+)"', dom)
-    assert shown, "the page's load script did not run"
-    assert shown.group(1) == shown.group(2) == "12"  # 11 + the fitted policy's doubling
+    shown = figures_shown(page)
+    assert shown == ("12", "12")  # 11 + the fitted policy's doubling
     shot = tmp_path / "report.png"
-    subprocess.run(
-        [*flags, "--window-size=1200,2400", f"--screenshot={shot}", page],
-        capture_output=True,
-        timeout=120,
-    )
+    screenshot(page, shot)
     assert shot.stat().st_size > 10_000

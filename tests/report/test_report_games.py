@@ -8,7 +8,6 @@ import json
 import math
 import re
 import shutil
-import subprocess
 
 import numpy as np
 import pandas as pd
@@ -18,6 +17,7 @@ from bonken_sim.cli import main
 from bonken_sim.report import games as G
 from bonken_sim.report import write_report
 from bonken_sim.runs.games import make_game_config, run_games
+from tests.report.browser import figures_shown
 
 GAMES = 300
 PLAYERS = ("basic", "basic-nodouble", "random", "basic")
@@ -311,23 +311,7 @@ def test_errors_are_one_line(capsys, runs, tmp_path, case, message):
     assert re.search(message, err), err
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 def test_page_renders_in_a_browser(report):
-    browser = _chromium()
-    if browser is None:
-        pytest.skip("no Chromium installed (Debian: apt-get install chromium)")
     page = (report / "report.html").resolve().as_uri()
-    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-    dom = subprocess.run(
-        [*flags, "--dump-dom", page], capture_output=True, text=True, timeout=120
-    ).stdout
-    shown = re.search(r'data-figures-shown="(\d+)/(\d+)"', dom)
-    assert shown, "the page's load script did not run"
-    assert shown.group(1) == shown.group(2) == "4"
+    shown = figures_shown(page)
+    assert shown == ("4", "4")
