@@ -1,5 +1,7 @@
-"""`python -m bonken_sim.cli` runs the command line."""
+"""`python -m bonken_sim.cli` runs the command line, with its exit status."""
+
+import sys
 
 from bonken_sim.cli import main
 
-main()
+sys.exit(main())
