@@ -10,12 +10,13 @@ import click
 
 from bonken_sim.cli.common import (
     UserError,
+    analysis_threads_option,
     call_or_fail,
     count_option,
+    deals_seed_option,
     echo_lines,
     ruleset_options,
     run_with_progress,
-    seed_option,
     write_out,
 )
 
@@ -104,10 +105,8 @@ def advise(as_json, **advise_options):
 @click.option(
     "--deals", default="100k", show_default=True, callback=count_option, help="Deals per rung."
 )
-@click.option(
-    "--seed", default="1", show_default=True, callback=seed_option, help="Seed of the deals."
-)
-@click.option("--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores).")
+@deals_seed_option
+@analysis_threads_option
 @click.option(
     "--out",
     default="results/ladder.json",

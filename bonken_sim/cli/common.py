@@ -59,6 +59,27 @@ def seed_option(ctx: click.Context, param: click.Parameter, value: str | None) -
         raise click.BadParameter(str(exc)) from None
 
 
+def run_seed_option(f):
+    """--seed S, required (play, trace)."""
+    return click.option(
+        "--seed", required=True, callback=seed_option, help="Run seed (0 to 2**64-1)."
+    )(f)
+
+
+def deals_seed_option(f):
+    """--seed S of the deals an analysis plays, 1 if not given (ladder, tournament)."""
+    return click.option(
+        "--seed", default="1", show_default=True, callback=seed_option, help="Seed of the deals."
+    )(f)
+
+
+def analysis_threads_option(f):
+    """--threads T of an analysis, 1 to 256 (ladder, tournament)."""
+    return click.option(
+        "--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores)."
+    )(f)
+
+
 # --- house rules --------------------------------------------------------------------------
 
 RULESET_HELP = "A named ruleset (house rules): standard, fixed-order, double-points, strict."
@@ -76,6 +97,17 @@ def ruleset_options(f):
         help=RULES_HELP,
     )(f)
     return click.option("--ruleset", default=None, metavar="NAME", help=RULESET_HELP)(f)
+
+
+def order_doubling_options(f):
+    """--order free|fixed and --doubling on|off of full games, the ruleset's when not given
+    (game, tournament)."""
+    f = click.option(
+        "--doubling", default=None, help="Doubling: on or off (default: the ruleset's)."
+    )(f)
+    return click.option(
+        "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
+    )(f)
 
 
 def resolve_rules(ruleset, rules_file):

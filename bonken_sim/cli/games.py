@@ -10,14 +10,16 @@ import click
 
 from bonken_sim.cli.common import (
     UserError,
+    analysis_threads_option,
     call_or_fail,
     count_option,
+    deals_seed_option,
     executor_description,
     executor_options,
     given_rules,
+    order_doubling_options,
     ruleset_options,
     run_with_progress,
-    seed_option,
 )
 
 
@@ -36,10 +38,7 @@ def _profiles_help() -> str:
     show_default=True,
     help="One profile for every seat, or four comma-separated (seat 0 … 3).",
 )
-@click.option(
-    "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
-)
-@click.option("--doubling", default=None, help="Doubling: on or off (default: the ruleset's).")
+@order_doubling_options
 @click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
 @click.option("--chunk-size", default=None, help="Games per Parquet part (default 20k).")
 @click.option("--out", default=None, type=click.Path(path_type=Path), help="Run directory.")
@@ -91,14 +90,9 @@ game.help = f"{game.help}\n\n{_profiles_help()}"
 @click.command()
 @click.option("--games", required=True, callback=count_option, help="Games in all (1e5, 10k, ...).")
 @click.option("--profiles", required=True, help="2 to 4 profiles, comma-separated.")
-@click.option(
-    "--seed", default="1", show_default=True, callback=seed_option, help="Seed of the deals."
-)
-@click.option(
-    "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
-)
-@click.option("--doubling", default=None, help="Doubling: on or off (default: the ruleset's).")
-@click.option("--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores).")
+@deals_seed_option
+@order_doubling_options
+@analysis_threads_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @executor_options(parts=False)
 @ruleset_options

@@ -14,14 +14,14 @@ from bonken_sim.cli.common import (
     echo_lines,
     resolve_rules,
     ruleset_options,
-    seed_option,
+    run_seed_option,
     write_out,
 )
 from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_variants
 
 
 @click.command()
-@click.option("--seed", required=True, callback=seed_option, help="Run seed (0 to 2**64-1).")
+@run_seed_option
 @click.option("--deal", "deal", default="0", show_default=True, help="Deal index (0, 1, 2, ...).")
 @click.option(
     "--contract",
@@ -136,7 +136,7 @@ def _dealer_of(dealer: str):
 @click.option(
     "--deals", required=True, callback=count_option, help="Number of deals (1e3, 10k, ...)."
 )
-@click.option("--seed", required=True, callback=seed_option, help="Run seed (0 to 2**64-1).")
+@run_seed_option
 @click.option(
     "--contracts",
     default="all",
