@@ -1,4 +1,6 @@
-"""`python -m bonken_sim.cli` runs the command line."""
+"""`python -m bonken_sim.cli` runs the command line, with its exit status."""
+
+import sys
 
 import sys
 

@@ -1,0 +1,134 @@
+"""``bonken-sim advise`` (the contract and doubles for a hand) and ``ladder`` (what each step
+of the strategy ladder is worth)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from bonken_sim.cli.common import (
+    UserError,
+    analysis_threads_option,
+    call_or_fail,
+    count_option,
+    deals_seed_option,
+    echo_lines,
+    ruleset_options,
+    run_with_progress,
+    write_out,
+)
+
+
+@click.command()
+@click.option(
+    "--hand",
+    required=True,
+    metavar="CARDS",
+    help='Your 13 cards, any order and separator: "AS KS 7S 2H ...", 10H and lower case too.',
+)
+@click.option(
+    "--seat",
+    default="chooser",
+    show_default=True,
+    metavar="ROLE",
+    help="Your seat in this deal: chooser, leader, dealer or doubler.",
+)
+@click.option(
+    "--available",
+    default="all",
+    show_default=True,
+    metavar="LIST",
+    help="The contracts still available: all, or a comma list such as "
+    "bukken,vrouwen,troeven_H,troeven_NT (troeven = all five trumps).",
+)
+@click.option(
+    "--trump-used",
+    is_flag=True,
+    help="The chooser (you, with --seat chooser) has had his troeven: negatives only.",
+)
+@click.option(
+    "--deals",
+    default="1e5",
+    show_default=True,
+    metavar="N",
+    help="Conditional deals (and as many unconditional ones for the averages).",
+)
+@click.option("--seed", metavar="S", help="Seed (0 to 2**64-1); drawn and printed if not given.")
+@click.option(
+    "--strategies",
+    default="basic",
+    show_default=True,
+    metavar="LIST",
+    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
+)
+@click.option("--threads", metavar="T", help="Worker threads. [default: the CPUs available]")
+@click.option(
+    "--turns-left",
+    metavar="K",
+    help="The chooser's choosing turns left in this game, this one included (1-3): the "
+    "recommendation then decides when to spend troeven as the game profiles do.",
+)
+@click.option(
+    "--reference",
+    metavar="RUN_DIR",
+    help="Take the contract averages from this bonken-sim run (same strategies and ruleset, "
+    "dealer 0) instead of simulating them (reading takes about 0.6 s per million deals).",
+)
+@ruleset_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
+def advise(as_json, **advise_options):
+    """Which contract to choose and whom to double, for the hand in front of you.
+
+    Keeps your 13 cards at your seat, deals the other 39 at random and plays every contract
+    that can still be chosen; compares your score with the contract's average at your seat.
+    """
+    from bonken_sim.analyses.advise import AdviseError, make_config
+    from bonken_sim.analyses.advise import advise as run_advise
+    from bonken_sim.analyses.advise_reference import ReferenceError
+    from bonken_sim.analyses.advise_text import advice_lines
+
+    try:
+        # every other option is the make_config parameter of the same name
+        cfg = make_config(**advise_options)
+    except AdviseError as exc:
+        raise UserError(str(exc)) from None
+    doc = run_with_progress(lambda bar: run_advise(cfg, progress=bar), errors=ReferenceError)
+    if as_json:
+        click.echo(json.dumps(doc, indent=1))
+        return
+    echo_lines(advice_lines(doc))
+
+
+@click.command()
+@click.option(
+    "--deals", default="100k", show_default=True, callback=count_option, help="Deals per rung."
+)
+@deals_seed_option
+@analysis_threads_option
+@click.option(
+    "--out",
+    default="results/ladder.json",
+    show_default=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to save the tables as JSON ('-' for none).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document instead of tables.")
+def ladder(deals, seed, threads, out, as_json):
+    """Measure each step of the strategy ladder: card play, contract choice, doubling."""
+    from bonken_sim.analyses.ladder import run_ladder, to_json, to_text
+
+    saving = str(out) != "-"
+    if saving:
+        if out == Path("results/ladder.json"):
+            call_or_fail(out.parent.mkdir, exist_ok=True)
+        if out.is_dir() or not out.expanduser().parent.is_dir():
+            raise UserError(f"cannot write --out {out}: not a file in an existing directory")
+    result = call_or_fail(run_ladder, deals, seed, threads)
+    doc = to_json(result)
+    if saving:
+        write_out(out, [json.dumps(doc, indent=1)])
+    click.echo(json.dumps(doc, indent=2) if as_json else to_text(result))
+    if saving and not as_json:
+        click.echo(f"\nsaved {out}", err=True)

@@ -1,0 +1,107 @@
+"""``bonken-sim bench`` (playouts per second) and ``warmup`` (compile the kernels)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from bonken_sim.cli.common import UserError, call_or_fail, count_option
+
+
+def _thread_counts(threads: str) -> tuple[int, ...]:
+    """--threads of bench: a comma list of thread counts, each 1 to 256."""
+    try:
+        counts = tuple(int(t) for t in threads.split(","))
+    except ValueError:
+        raise UserError(
+            f"--threads must be a comma list of whole numbers, got {threads!r}"
+        ) from None
+    if not counts or any(t < 1 or t > 256 for t in counts):
+        raise UserError(f"--threads must be between 1 and 256, got {threads!r}")
+    return counts
+
+
+def _strategy_tiers(strategies: str) -> tuple[str, ...]:
+    """--strategies of bench: distinct tier names (bench.STRATEGIES)."""
+    from bonken_sim.bench.bench import STRATEGIES
+
+    tiers = tuple(t.strip().lower() for t in strategies.split(","))
+    bad = [t for t in tiers if t not in STRATEGIES]
+    if bad or len(set(tiers)) != len(tiers):
+        raise UserError(
+            f"--strategies must be distinct names from {', '.join(STRATEGIES)}, got {strategies!r}"
+        )
+    return tiers
+
+
+@click.command()
+@click.option(
+    "--deals",
+    default="200k",
+    show_default=True,
+    callback=count_option,
+    help="Fresh deals per timed repeat.",
+)
+@click.option(
+    "--repeats",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 100),
+    help="Timed repeats; medians are reported.",
+)
+@click.option(
+    "--threads", default="1,2", show_default=True, help="Thread counts to measure, comma-separated."
+)
+@click.option(
+    "--reference-deals",
+    default=40,
+    show_default=True,
+    type=click.IntRange(0, 10_000),
+    help="Deals for the pure-Python reference speed-up (0 to skip).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="benchmarks/results",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the JSON result.",
+)
+@click.option(
+    "--strategies",
+    default="random,basic,advanced",
+    show_default=True,
+    help="Strategy tiers to measure, comma-separated (each plays all four seats).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
+def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json):
+    """Measure deal-playouts per second per strategy, variant and thread count."""
+    from bonken_sim.bench.bench import run_bench
+
+    counts = _thread_counts(threads)
+    tiers = _strategy_tiers(strategies)
+    echo = (lambda *a, **k: None) if as_json else click.echo
+    result = call_or_fail(
+        run_bench,
+        strategies=tiers,
+        deals=deals,
+        repeats=repeats,
+        threads=counts,
+        reference_deals=reference_deals,
+        out_dir=out_dir,
+        echo=echo,
+    )
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+
+
+@click.command()
+def warmup():
+    """Compile every numba kernel into the on-disk cache and say how long it took."""
+    from bonken_sim._core._jit import cache_dir
+    from bonken_sim.engine.warmup import warmup as do_warmup
+
+    seconds = do_warmup()
+    click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")

@@ -1,0 +1,220 @@
+"""What the commands share: the one-line user error, option callbacks and decorators (counts,
+seeds, --ruleset/--rules, the executor options), the progress bar around a long call and the
+atomic --out write."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bonken_sim.cli.console import ProgressBar
+from bonken_sim.files import write_atomic
+from bonken_sim.runs.options import parse_count, parse_seed
+
+
+class UserError(click.ClickException):
+    """A bad input: printed as one line, exit status 2."""
+
+    exit_code = 2
+
+
+def call_or_fail(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``; the ValueError or OSError it raises (a bad value, a file that
+    cannot be read) becomes a UserError with the same message."""
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, OSError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def echo_lines(lines: Iterable[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+# --- option callbacks ---------------------------------------------------------------------
+
+
+def count_option(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """A count such as 1e6, 10k or 1_000_000 (see ``runs.options.parse_count``)."""
+    if value is None:
+        return None
+    try:
+        return parse_count(value, what=f"--{str(param.name).replace('_', '-')}")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def seed_option(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """A seed, 0 to 2**64-1."""
+    if value is None:
+        return None
+    try:
+        return parse_seed(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def run_seed_option(f):
+    """--seed S, required (play, trace)."""
+    return click.option(
+        "--seed", required=True, callback=seed_option, help="Run seed (0 to 2**64-1)."
+    )(f)
+
+
+def deals_seed_option(f):
+    """--seed S of the deals an analysis plays, 1 if not given (ladder, tournament)."""
+    return click.option(
+        "--seed", default="1", show_default=True, callback=seed_option, help="Seed of the deals."
+    )(f)
+
+
+def analysis_threads_option(f):
+    """--threads T of an analysis, 1 to 256 (ladder, tournament)."""
+    return click.option(
+        "--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores)."
+    )(f)
+
+
+# --- house rules --------------------------------------------------------------------------
+
+RULESET_HELP = "A named ruleset (house rules): standard, fixed-order, double-points, strict."
+RULES_HELP = "A TOML rules file: a preset plus overrides (see the README, House rules)."
+
+
+def ruleset_options(f):
+    """--ruleset NAME and --rules FILE on a command (at most one of them)."""
+    f = click.option(
+        "--rules",
+        "rules_file",
+        default=None,
+        metavar="FILE.toml",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help=RULES_HELP,
+    )(f)
+    return click.option("--ruleset", default=None, metavar="NAME", help=RULESET_HELP)(f)
+
+
+def order_doubling_options(f):
+    """--order free|fixed and --doubling on|off of full games, the ruleset's when not given
+    (game, tournament)."""
+    f = click.option(
+        "--doubling", default=None, help="Doubling: on or off (default: the ruleset's)."
+    )(f)
+    return click.option(
+        "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
+    )(f)
+
+
+def resolve_rules(ruleset, rules_file):
+    """The Ruleset of --ruleset or --rules (the standard rules when neither is given)."""
+    from bonken_sim.rules.rulesets import resolve
+
+    return call_or_fail(resolve, ruleset, rules_file)
+
+
+def given_rules(ruleset, rules_file):
+    """The Ruleset of --ruleset or --rules, or None when neither is given: a game run then
+    records no ruleset and plays the rules of RULES.md."""
+    return resolve_rules(ruleset, rules_file) if (ruleset or rules_file) else None
+
+
+# --- executors (run, game, tournament) ----------------------------------------------------
+
+EXECUTOR_HELP = (
+    "Where the work runs: local (threads in this process), process (a pool of worker "
+    "processes) or dask (a Dask cluster; needs the dask extra). [default: local]"
+)
+WORKERS_HELP = (
+    "Worker processes for --executor process, or for the local Dask cluster started when "
+    "--scheduler is not given (1 thread each). [default: the CPUs available]"
+)
+SCHEDULER_HELP = "Address of a running Dask scheduler (tcp://host:8786) for --executor dask."
+WRITE_PARTS_HELP = (
+    "With process or dask: 'workers' write their Parquet parts into --out themselves (it "
+    "must be a path every worker sees), or 'driver': they send them back to be written "
+    "here (no shared filesystem needed). Ignored in-process. [default: workers]"
+)
+
+
+def executor_options(fn=None, *, parts: bool = True, envvar: bool = False):
+    """--executor, --workers, --scheduler (and --write-parts) on a command; with ``envvar``
+    each also read from BONKEN_SIM_<OPTION>."""
+
+    def env(name: str) -> str | None:
+        return f"BONKEN_SIM_{name}" if envvar else None
+
+    def deco(f):
+        if parts:
+            f = click.option(
+                "--write-parts",
+                "write_parts",
+                metavar="WHO",
+                envvar=env("WRITE_PARTS"),
+                help=WRITE_PARTS_HELP,
+            )(f)
+        f = click.option(
+            "--scheduler", metavar="ADDRESS", envvar=env("SCHEDULER"), help=SCHEDULER_HELP
+        )(f)
+        f = click.option("--workers", metavar="N", envvar=env("WORKERS"), help=WORKERS_HELP)(f)
+        f = click.option(
+            "--executor",
+            metavar="local|process|dask",
+            envvar=env("EXECUTOR"),
+            help=EXECUTOR_HELP,
+        )(f)
+        return f
+
+    return deco(fn) if fn is not None else deco
+
+
+def executor_description(spec, threads: int) -> str:
+    """``2 threads`` in-process, or ``1 thread per task on a process pool of 2 workers``."""
+    text = f"{threads} thread{'s' if threads != 1 else ''}"
+    return text if spec.local else f"{text} per task on {spec.describe()}"
+
+
+# --- long calls ---------------------------------------------------------------------------
+
+
+def run_with_progress(
+    start: Callable[[Any], Any],
+    *,
+    show: bool = True,
+    unit: str = "deals",
+    interrupted: type[BaseException] | tuple[type[BaseException], ...] = (),
+    errors: type[BaseException] | tuple[type[BaseException], ...] = (),
+) -> Any:
+    """``start(progress)``, with a progress bar on stderr when ``show`` and stderr is a
+    terminal (else ``progress`` is None); the bar is gone however the call ends.
+
+    An ``interrupted`` exception (the run stopped by Ctrl-C, resumable) prints its message
+    and exits with 130; an ``errors`` exception is a UserError.
+    """
+    bar = ProgressBar(unit=unit) if show and sys.stderr.isatty() else None
+    try:
+        return start(bar)
+    except interrupted as exc:
+        if bar is not None:  # before the message, which would otherwise follow the bar
+            bar.clear()
+        click.echo(f"bonken-sim: {exc}", err=True)
+        raise click.exceptions.Exit(130) from None
+    except errors as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.clear()
+
+
+# --- files --------------------------------------------------------------------------------
+
+
+def write_out(path: Path, lines: Iterable[str]) -> None:
+    """The --out file, written whole or not at all (``files.write_atomic``)."""
+    if path.expanduser().is_dir():
+        raise UserError(f"--out {path.expanduser()} is a directory")
+    call_or_fail(write_atomic, path, lines)

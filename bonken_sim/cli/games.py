@@ -1,0 +1,143 @@
+"""``bonken-sim game`` (full games into a run directory) and ``tournament`` (profiles against
+each other on the same deals)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from bonken_sim.cli.common import (
+    UserError,
+    analysis_threads_option,
+    call_or_fail,
+    count_option,
+    deals_seed_option,
+    executor_description,
+    executor_options,
+    given_rules,
+    order_doubling_options,
+    ruleset_options,
+    run_with_progress,
+)
+
+
+def _profiles_help() -> str:
+    from bonken_sim.engine.games import PROFILES
+
+    return "Player profiles: " + ", ".join(PROFILES) + " (see the README)."
+
+
+@click.command()
+@click.option("--games", required=True, help="Number of games (1e5, 10k, ...).")
+@click.option("--seed", default=None, help="Run seed (drawn and printed when not given).")
+@click.option(
+    "--players",
+    default="basic",
+    show_default=True,
+    help="One profile for every seat, or four comma-separated (seat 0 … 3).",
+)
+@order_doubling_options
+@click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
+@click.option("--chunk-size", default=None, help="Games per Parquet part (default 20k).")
+@click.option("--out", default=None, type=click.Path(path_type=Path), help="Run directory.")
+@click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
+@click.option("--force", is_flag=True, help="Replace an existing game run in --out.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@executor_options
+@ruleset_options
+def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
+    """Play full 11-deal games (choice, doubling, settlement) into a Parquet run directory."""
+    from bonken_sim.runs.games import GameRunError, GameRunInterrupted, make_game_config, run_games
+
+    rules = given_rules(ruleset, rules_file)
+    try:
+        # every other option is the make_game_config parameter of the same name
+        cfg = make_game_config(**game_options, ruleset=rules)
+    except GameRunError as exc:
+        raise UserError(str(exc)) from None
+    if not quiet and not as_json:
+        click.echo(
+            f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
+            f"{' (drawn)' if cfg.seed_drawn else ''}, players {','.join(cfg.players)}, "
+            f"order {cfg.order}, doubling {'on' if cfg.doubling else 'off'}, "
+            + (f"ruleset {cfg.rules['name']}, " if cfg.rules is not None else "")
+            + f"{executor_description(cfg.executor_spec, cfg.threads)}",
+            err=True,
+        )
+    result = run_with_progress(
+        lambda bar: run_games(cfg, resume=resume, force=force, progress=bar),
+        show=not quiet,
+        unit="games",
+        interrupted=GameRunInterrupted,
+        errors=(GameRunError, OSError),
+    )
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+    elif not quiet:
+        rate = result.played / result.play_seconds if result.play_seconds else 0.0
+        click.echo(
+            f"{result.played:,} games played into {result.out} ({result.parts} parts) in "
+            f"{result.wall_seconds:.1f} s, {rate:,.0f} games/s"
+        )
+
+
+game.help = f"{game.help}\n\n{_profiles_help()}"
+
+
+@click.command()
+@click.option("--games", required=True, callback=count_option, help="Games in all (1e5, 10k, ...).")
+@click.option("--profiles", required=True, help="2 to 4 profiles, comma-separated.")
+@deals_seed_option
+@order_doubling_options
+@analysis_threads_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@executor_options(parts=False)
+@ruleset_options
+def tournament(
+    games,
+    profiles,
+    seed,
+    order,
+    doubling,
+    threads,
+    as_json,
+    executor,
+    workers,
+    scheduler,
+    ruleset,
+    rules_file,
+):
+    """Profiles against each other on the same deals, every seating arrangement equally often."""
+    from bonken_sim.analyses.ladder import to_json
+    from bonken_sim.analyses.tournament import parse_tournament_profiles, run_tournament, to_text
+    from bonken_sim.runs.executors import make_spec
+
+    spec = call_or_fail(make_spec, executor, workers, scheduler)
+    names = call_or_fail(parse_tournament_profiles, profiles)
+    rules = given_rules(ruleset, rules_file)
+    if order is None:
+        order = rules.order if rules else "free"
+    if doubling is None:
+        doubling = "off" if rules and not rules.doubling else "on"
+    if order not in ("free", "fixed"):
+        raise UserError(f"--order must be free or fixed, got {order!r}")
+    if doubling not in ("on", "off"):
+        raise UserError(f"--doubling must be on or off, got {doubling!r}")
+    result = call_or_fail(
+        run_tournament,
+        games,
+        seed,
+        names,
+        fixed_order=order == "fixed",
+        doubling=doubling == "on",
+        threads=threads,
+        executor_spec=spec,
+        ruleset=rules,
+    )
+    click.echo(json.dumps(to_json(result), indent=1) if as_json else to_text(result))
+
+
+tournament.help = f"{tournament.help}\n\n{_profiles_help()}"

@@ -1,0 +1,79 @@
+"""``bonken-sim report``: the figures, CSV tables and pages of a run or a game run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bonken_sim.cli.common import UserError
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="Report folder. [default: RUN_DIR/_report]",
+)
+@click.option(
+    "--format",
+    "formats",
+    metavar="LIST",
+    default="html,md",
+    show_default=True,
+    help="Pages to write: html, md or both (figures and CSV tables are always written).",
+)
+@click.option(
+    "--workers",
+    metavar="N",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes. [default: the CPUs available, at most 4]",
+)
+@click.option(
+    "--no-policy",
+    "no_policy",
+    is_flag=True,
+    help="Leave out the fitted contract-choice and doubling policies.",
+)
+@click.option(
+    "--compare-games",
+    "compare_games",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="A game run of the same games with the other --doubling: the effect of doubling "
+    "on win rates (RUN_DIR must be a game run).",
+)
+@click.option("--quiet", is_flag=True, help="Print nothing on success.")
+def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
+    """Write the report of a run or a game run: figures, CSV tables, report.html and
+    report.md."""
+    from bonken_sim.report.pool import default_workers, start_early
+
+    workers = default_workers() if workers is None else workers
+    # The pool's forkserver gets its head start while this process imports the report.
+    start_early(run_dir, workers)
+    from bonken_sim.report import ReportError, write_report
+    from bonken_sim.report.build import parse_formats
+
+    try:
+        fmts = parse_formats(formats)
+        result = write_report(
+            run_dir,
+            out,
+            fmts,
+            workers=workers,
+            fitted=not no_policy,
+            compare_games=compare_games,
+        )
+    except (ReportError, ValueError, OSError) as exc:  # NotARun is a ValueError
+        raise UserError(str(exc)) from None
+    if not quiet:
+        pages = [p for p in ("report.html", "report.md") if p in result.files]
+        what = "games" if "figures/game_results.png" in result.files else "deals"
+        click.echo(
+            f"report of {result.deals:,} {what} written in {result.seconds:.1f} s: "
+            + ", ".join(str(result.out / p) for p in pages)
+        )

@@ -1,0 +1,48 @@
+"""files.write_atomic: a file is replaced whole or left as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from bonken_sim.files import CannotWrite, write_atomic
+
+
+def _leftovers(folder):
+    return [p.name for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_writes_every_line_and_replaces_the_old_file(tmp_path):
+    path = tmp_path / "out.jsonl"
+    path.write_text("old\n")
+    write_atomic(path, (f"line {i}" for i in range(3)))
+    assert path.read_text(encoding="utf-8") == "line 0\nline 1\nline 2\n"
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_failing_generator_leaves_the_old_file_and_no_temporary(tmp_path):
+    path = tmp_path / "out.jsonl"
+    path.write_text("old\n")
+
+    def lines():
+        yield "new"
+        raise RuntimeError("stopped halfway")
+
+    with pytest.raises(RuntimeError, match="stopped halfway"):
+        write_atomic(path, lines())
+    assert path.read_text() == "old\n"
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_missing_directory_is_named(tmp_path):
+    path = tmp_path / "nope" / "out.jsonl"
+    with pytest.raises(CannotWrite) as err:
+        write_atomic(path, ["x"])
+    assert str(err.value) == f"cannot write {path}: directory {path.parent} does not exist"
+    assert isinstance(err.value, OSError)
+
+
+def test_a_directory_in_the_way_is_cannot_write(tmp_path):
+    (tmp_path / "out").mkdir()
+    with pytest.raises(CannotWrite, match="^cannot write .*out: "):
+        write_atomic(tmp_path / "out", ["x"])
+    assert _leftovers(tmp_path) == []
