@@ -2,8 +2,6 @@
 
 import sys
 
-import sys
-
 from bonken_sim.cli import main
 
 sys.exit(main())
