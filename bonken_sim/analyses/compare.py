@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.rules.names import VARIANT_NAMES, variant_names
+from bonken_sim.runs.game_format import game_manifest
+from bonken_sim.runs.game_summary import scaled
 from bonken_sim.runs.storage import NotARun, dataset, read_manifest
 from bonken_sim.stats import Estimate, mean_ci
 
@@ -52,14 +54,11 @@ def _ruleset_name(manifest: dict) -> str:
 
 def _manifest(path: str | os.PathLike) -> tuple[str, dict]:
     """("deals", manifest) for a ``run`` directory, ("games", manifest) for a game run."""
-    from bonken_sim.runs.games import FORMAT as GAME_FORMAT
-    from bonken_sim.runs.games import SCHEMA_VERSION as GAME_SCHEMA
-
     try:
         return "deals", read_manifest(path)
     except NotARun as exc:
         try:
-            return "games", read_manifest(path, GAME_FORMAT, GAME_SCHEMA, kind="game run")
+            return "games", game_manifest(path)
         except NotARun:
             raise CompareError(
                 str(exc).replace("a bonken-sim run", "a bonken-sim run or game run")
@@ -281,10 +280,6 @@ def _read_games(root: str | os.PathLike, manifest: dict, key: str, cols: list[st
         raise CompareError(f"{root}: cannot read the game run's parts: {exc}") from None
 
 
-def _scaled(e: Estimate, k: float) -> Estimate:
-    return Estimate(e.mean * k, e.sd * k, e.lo * k, e.hi * k)
-
-
 def _paired(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     a = a.astype(np.int64)
     b = b.astype(np.int64)
@@ -347,7 +342,7 @@ def compare_games(
                 {
                     "profile": name,
                     "seats": mine,
-                    "win": {"a": w["a"] * k, "b": w["b"] * k, "diff": _scaled(w["diff"], k)},
+                    "win": {"a": w["a"] * k, "b": w["b"] * k, "diff": scaled(w["diff"], k)},
                 }
             )
     contracts, same_share = _chooser_values(run_a, run_b, ma, mb, common)
