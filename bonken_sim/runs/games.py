@@ -3,9 +3,11 @@
 A game run directory::
 
     RUN/
-      _manifest.json            state, resolved config, seed, versions, parts with SHA-256
-      deals/part-000000.parquet one row per deal of each game
-      games/part-000000.parquet one row per game
+      _manifest.json             state, resolved config, seed, versions, parts with SHA-256
+      part-000000.parquet        one row per game: what ``pandas.read_parquet(RUN)`` reads
+      _deals/part-000000.parquet one row per deal of each game
+
+(runs written before this layout keep ``games/`` and ``deals/``, see ``game_format``).
 
 Part ``k`` holds games ``[k * chunk_size, (k + 1) * chunk_size)``; each file is written under
 a hidden temporary name and renamed when complete, and the manifest lists only complete
@@ -62,7 +64,16 @@ from bonken_sim.runs.game_config import (
     make_game_config,
     same_run,
 )
-from bonken_sim.runs.game_format import FORMAT, SCHEMA_VERSION
+from bonken_sim.runs.game_format import (
+    DEALS_DIR,
+    FORMAT,
+    GAMES_DIR,
+    OLD_DEALS_DIR,
+    OLD_GAMES_DIR,
+    SCHEMA_VERSION,
+    TABLES,
+    game_dirs,
+)
 from bonken_sim.runs.manifest import MANIFEST, NotARun
 from bonken_sim.runs.pipeline import (
     Progress,
@@ -75,8 +86,6 @@ from bonken_sim.runs.pipeline import (
 )
 from bonken_sim.runs.schema import VARIANT_CONTRACT, VARIANT_TRUMP
 
-DEALS_DIR = "deals"
-GAMES_DIR = "games"
 ProgressFn = Callable[[int, int], None]
 #: the files of a part, in the order a part task encodes them: (file, bytes, sha256) keys
 PART_FILES = (
@@ -89,6 +98,8 @@ GAME_RUN = RunKind(
     format=FORMAT,
     schema_version=SCHEMA_VERSION,
     part_dirs=(DEALS_DIR, GAMES_DIR),
+    old_part_dirs=(OLD_DEALS_DIR, OLD_GAMES_DIR),
+    layout=game_dirs,
     part_files=PART_FILES,
     default_prefix="games",
     error=GameRunError,
@@ -205,12 +216,14 @@ class GamePartTask:
     """One part of a game run, for any executor: games ``[index · chunk, …)`` of the seed.
 
     ``root`` is the run directory (absolute) when the worker writes the files itself, None
-    to get their bytes back; ``versions`` are the driver's, checked by the worker."""
+    to get their bytes back; ``versions`` are the driver's, checked by the worker; ``dirs``
+    the run's (deals, games) directories."""
 
     config: GameConfig
     index: int
     root: str | None
     versions: dict
+    dirs: tuple[str, str] = (DEALS_DIR, GAMES_DIR)
 
 
 @dataclass
@@ -219,6 +232,11 @@ class GamePartResult:
     parts: tuple[EncodedPart, ...] | None  # the deals and games files, or None
     play_seconds: float
     worker: str
+
+
+def _in(directory: str, name: str) -> str:
+    """A part's name inside the run directory ("" = the run directory itself)."""
+    return f"{directory}/{name}" if directory else name
 
 
 def play_game_part(task: GamePartTask) -> GamePartResult:
@@ -246,11 +264,13 @@ def play_game_part(task: GamePartTask) -> GamePartResult:
     name = f"part-{k:06d}.parquet"
     encoded = (
         EncodedPart(
-            f"{DEALS_DIR}/{name}",
+            _in(task.dirs[0], name),
             n * DEALS_PER_GAME,
             encode_table(deals_table(b, part_meta, cfg.rules)),
         ),
-        EncodedPart(f"{GAMES_DIR}/{name}", n, encode_table(games_table(b, cfg.players, part_meta))),
+        EncodedPart(
+            _in(task.dirs[1], name), n, encode_table(games_table(b, cfg.players, part_meta))
+        ),
     )
     del b
     files, parts = deliver(task.root, encoded)
@@ -310,6 +330,7 @@ def _new_manifest(cfg: GameConfig) -> dict:
         "config": cfg.identity(),
         "seed_drawn": cfg.seed_drawn,
         "versions": dict(versions()),
+        "tables": dict(TABLES),
         "parts": [],
         "sessions": [],
     }
@@ -381,7 +402,8 @@ class _GameSession:
         to_driver = backend is not None and self.cfg.executor_spec.write_parts == "driver"
         where = None if to_driver else str(root.resolve())
         task_cfg = replace(self.cfg, out=None)
-        tasks = (GamePartTask(task_cfg, k, where, versions()) for k in self.todo)
+        dirs = game_dirs(self.rundir.manifest)
+        tasks = (GamePartTask(task_cfg, k, where, versions(), dirs) for k in self.todo)
         failure = None
         try:
             with sigterm_as_interrupt():
