@@ -136,6 +136,7 @@ def make_config(
                 f"--threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}"
             )
     turns = parse_turns_left(turns_left, seat_i)
+    check_last_turn(turns, trump_used, variants, available)
     ref = None if reference is None else str(reference)
     return AdviseConfig(
         mask, seat_i, variants, trump_used, n, seed_i, drawn, strats, n_threads, rules, turns, ref
@@ -161,3 +162,21 @@ def parse_turns_left(value: int | str | None, seat: int) -> int | None:
     if seat != SEATS["chooser"]:
         raise AdviseError("--turns-left is for the chooser (--seat chooser)")
     return k
+
+
+def check_last_turn(
+    turns_left: int | None, trump_used: bool, variants: tuple[Variant, ...], available: str
+) -> None:
+    """RULES.md §6 rule 4: a chooser whose last turn to choose has come and who has not had
+    his troeven must choose it now. So ``--turns-left 1`` without ``--trump-used`` needs a
+    troeven option among the variants still available; without one the position cannot
+    arise in a game, and advice for it would recommend a contract the rules forbid."""
+    if turns_left != 1 or trump_used:
+        return
+    if any(v.contract is Contract.TROEVEN for v in variants):
+        return
+    raise AdviseError(
+        f"--turns-left 1 without --trump-used is your last turn with troeven still to call, "
+        f"and the rules make you call it now (RULES.md §6), but --available {available!r} "
+        "holds no troeven; add the troeven options still open, or give --trump-used"
+    )

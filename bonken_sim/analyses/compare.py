@@ -14,11 +14,14 @@ both chose the same variant (the chooser's value of each contract).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from bonken_sim.rules.names import VARIANT_NAMES, variant_names
+from bonken_sim.runs.game_format import game_manifest
+from bonken_sim.runs.game_summary import scaled
 from bonken_sim.runs.storage import NotARun, dataset, read_manifest
 from bonken_sim.stats import Estimate, mean_ci
 
@@ -51,14 +54,11 @@ def _ruleset_name(manifest: dict) -> str:
 
 def _manifest(path: str | os.PathLike) -> tuple[str, dict]:
     """("deals", manifest) for a ``run`` directory, ("games", manifest) for a game run."""
-    from bonken_sim.runs.games import FORMAT as GAME_FORMAT
-    from bonken_sim.runs.games import SCHEMA_VERSION as GAME_SCHEMA
-
     try:
         return "deals", read_manifest(path)
     except NotARun as exc:
         try:
-            return "games", read_manifest(path, GAME_FORMAT, GAME_SCHEMA, kind="game run")
+            return "games", game_manifest(path)
         except NotARun:
             raise CompareError(
                 str(exc).replace("a bonken-sim run", "a bonken-sim run or game run")
@@ -79,6 +79,56 @@ def _differences(ca: dict, cb: dict, keys: tuple[str, ...]) -> list[str]:
     return [f"{k} differ: {ca.get(k)} vs {cb.get(k)}" for k in keys if ca.get(k) != cb.get(k)]
 
 
+def _check_two_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> None:
+    """A run compared with itself is a table of zeros: refused (the same directory under two
+    names too: a symlink, ``.`` and its full path)."""
+    a, b = Path(run_a), Path(run_b)
+    try:
+        same = os.path.samefile(a, b)
+    except OSError:
+        same = a.resolve() == b.resolve()
+    if same:
+        raise CompareError(
+            f"{run_a} and {run_b} are the same run directory: compare two runs of the same "
+            "seed (e.g. played under two rulesets)"
+        )
+
+
+def _held(manifest: dict, start: str, count: str) -> list[tuple[int, int]]:
+    """The [first, end) ranges of deals (games) the run's finished parts hold, in order."""
+    return sorted((int(p[start]), int(p[start]) + int(p[count])) for p in manifest["parts"])
+
+
+def _overlap(ra: list[tuple[int, int]], rb: list[tuple[int, int]]) -> int:
+    """How many indices two sorted lists of disjoint ranges share."""
+    i = j = shared = 0
+    while i < len(ra) and j < len(rb):
+        shared += max(0, min(ra[i][1], rb[j][1]) - max(ra[i][0], rb[j][0]))
+        if ra[i][1] < rb[j][1]:
+            i += 1
+        else:
+            j += 1
+    return shared
+
+
+def _coverage_notes(ma: dict, mb: dict, unit: str) -> list[str]:
+    """Only the deals (games) both runs hold are paired: a note for each run of which fewer
+    are compared than it was made for, an incomplete run saying so."""
+    start = "deal_start" if unit == "deals" else "game_start"
+    compared = _overlap(_held(ma, start, unit), _held(mb, start, unit))
+    notes = []
+    for label, m in (("A", ma), ("B", mb)):
+        total = int(m["config"][unit])
+        if m.get("state") != "complete":
+            notes.append(f"run {label} is incomplete: {compared:,} of {total:,} {unit} compared")
+        elif compared < total:
+            notes.append(
+                f"run {label} holds {total:,} {unit}: {compared:,} of them compared (those "
+                "both runs hold)"
+            )
+    return notes
+
+
 def _pair_fields(
     kind: str, run_a: str | os.PathLike, run_b: str | os.PathLike, ma: dict, mb: dict
 ) -> dict[str, Any]:
@@ -97,6 +147,7 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
     """Per variant and seat: mean score in A and B and the paired difference B − A (95% CI),
     over the deals both runs hold. Two game runs: see :func:`compare_games`."""
     (kind_a, ma), (kind_b, mb) = _manifest(run_a), _manifest(run_b)
+    _check_two_runs(run_a, run_b)
     if kind_a != kind_b:
         raise CompareError(
             f"{run_a} is a {_KIND_WORDS[kind_a]} and {run_b} a {_KIND_WORDS[kind_b]}: compare "
@@ -108,7 +159,7 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
     _check_same_seed(ca, cb, "runs", "deals")
     if ca.get("dealer", 0) != cb.get("dealer", 0):
         raise CompareError("the runs have different dealers; their deals cannot be paired")
-    notes = _differences(ca, cb, ("strategies",))
+    notes = _differences(ca, cb, ("strategies",)) + _coverage_notes(ma, mb, "deals")
     ra, rb = ca.get("ruleset"), cb.get("ruleset")
     if (ra or {}).get("name") != (rb or {}).get("name") and ra is not None and rb is not None:
         opts_a = {k: v for k, v in ra.items() if k != "name"}
@@ -229,10 +280,6 @@ def _read_games(root: str | os.PathLike, manifest: dict, key: str, cols: list[st
         raise CompareError(f"{root}: cannot read the game run's parts: {exc}") from None
 
 
-def _scaled(e: Estimate, k: float) -> Estimate:
-    return Estimate(e.mean * k, e.sd * k, e.lo * k, e.hi * k)
-
-
 def _paired(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     a = a.astype(np.int64)
     b = b.astype(np.int64)
@@ -254,7 +301,9 @@ def compare_games(
     same variant (the same cards, the same contract). 95% normal CIs of paired differences."""
     ca, cb = ma["config"], mb["config"]
     _check_same_seed(ca, cb, "game runs", "games")
-    notes = _differences(ca, cb, ("players", "order", "doubling"))
+    notes = _differences(ca, cb, ("players", "order", "doubling")) + _coverage_notes(
+        ma, mb, "games"
+    )
     cols = ["game"] + [f"total_{p}" for p in range(4)] + [f"rank_{p}" for p in range(4)]
     ga = _read_games(run_a, ma, "games_file", cols)
     gb = _read_games(run_b, mb, "games_file", cols)
@@ -293,7 +342,7 @@ def compare_games(
                 {
                     "profile": name,
                     "seats": mine,
-                    "win": {"a": w["a"] * k, "b": w["b"] * k, "diff": _scaled(w["diff"], k)},
+                    "win": {"a": w["a"] * k, "b": w["b"] * k, "diff": scaled(w["diff"], k)},
                 }
             )
     contracts, same_share = _chooser_values(run_a, run_b, ma, mb, common)

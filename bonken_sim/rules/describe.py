@@ -91,7 +91,7 @@ def _card_play(r: Ruleset, std: Ruleset) -> list[str]:
     else:
         lines.append(
             f"  domino: rows open with the {r.domino_open}s and grow one rank at a time "
-            f"up to the king and down to the 2{_MARK[r.domino_open == std.domino_open]}"
+            f"up to the ace and down to the 2{_MARK[r.domino_open == std.domino_open]}"
         )
         lines.append(
             f"  domino aces ({r.domino_aces}): {ACE_WORDS[r.domino_aces]}"

@@ -132,10 +132,24 @@ class RunKind:
     resume_missing: str | None = None  # --resume in an empty or missing directory
     resume_prefix: str = ""  # before a NotARun message on --resume
     totals: Callable[[dict], None] | None = None  # fills derived fields before each save
+    #: where runs of an older layout keep their parts: resumed in place, swept of temporaries
+    #: and cleared by --force, never made for a new run
+    old_part_dirs: tuple[str, ...] = ()
+    #: the part directories of the run a manifest describes (None: ``part_dirs``)
+    layout: Callable[[dict], tuple[str, ...]] | None = None
 
     @property
     def subdirs(self) -> tuple[str, ...]:
         return tuple(d for d in self.part_dirs if d)
+
+    @property
+    def any_part_dirs(self) -> tuple[str, ...]:
+        """The part directories of any layout this kind ever wrote."""
+        return (*self.part_dirs, *self.old_part_dirs)
+
+    def dirs_of(self, manifest: dict) -> tuple[str, ...]:
+        """The part directories of the run ``manifest`` describes."""
+        return self.part_dirs if self.layout is None else self.layout(manifest)
 
     def read_manifest(self, root: Path) -> dict:
         return read_manifest(root, self.format, self.schema_version, kind=self.name)
@@ -229,7 +243,7 @@ def _reopen(kind: RunKind, out: Path | None, check) -> RunDir:
     _check_versions(kind, root, manifest)
     _remove_temporaries(kind, root)
     manifest["parts"] = [p for p in manifest.get("parts", []) if _intact(kind, root, p)]
-    _make_subdirs(kind, root)
+    _make_subdirs(kind, root, kind.dirs_of(manifest))
     return RunDir(kind, root, manifest)
 
 
@@ -259,7 +273,7 @@ def _intact(kind: RunKind, root: Path, part: dict) -> bool:
 def _temporaries(kind: RunKind, root: Path) -> Iterator[Path]:
     """What killed writers leave behind: files in the hidden ``.tmp/`` beside the parts (and
     ``.part-*.parquet.tmp`` beside them, where runs of older versions wrote)."""
-    for d in kind.part_dirs:
+    for d in kind.any_part_dirs:
         yield from (root / d / TMP_DIR).glob("*.tmp")
         yield from (root / d).glob(".part-*.parquet.tmp")
 
@@ -272,7 +286,7 @@ def _remove_temporaries(kind: RunKind, root: Path) -> None:
 
 def _remove_tmp_dirs(kind: RunKind, root: Path) -> None:
     """Remove the empty ``.tmp/`` directories (one still in use is not empty: kept)."""
-    for d in kind.part_dirs:
+    for d in kind.any_part_dirs:
         with contextlib.suppress(OSError):
             (root / d / TMP_DIR).rmdir()
 
@@ -299,14 +313,15 @@ def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> Path:
                 root.mkdir(parents=True)
             except OSError as exc:
                 raise kind.fail(kind.cannot_create, root, exc) from None
-    _make_subdirs(kind, root)
+    _make_subdirs(kind, root, kind.part_dirs)
     return root
 
 
-def _make_subdirs(kind: RunKind, root: Path) -> None:
+def _make_subdirs(kind: RunKind, root: Path, dirs: tuple[str, ...]) -> None:
     try:
-        for sub in kind.subdirs:
-            (root / sub).mkdir(exist_ok=True)
+        for sub in dirs:
+            if sub:
+                (root / sub).mkdir(exist_ok=True)
     except OSError as exc:
         raise kind.fail(kind.cannot_write, root, exc) from None
     if not os.access(root, os.W_OK):
@@ -316,7 +331,7 @@ def _make_subdirs(kind: RunKind, root: Path) -> None:
 def _empty(kind: RunKind, root: Path) -> bool:
     """Nothing in ``root`` but (empty) part directories of this kind."""
     for entry in root.iterdir():
-        if entry.name not in kind.subdirs or any(entry.iterdir()):
+        if entry.name not in kind.any_part_dirs or not entry.is_dir() or any(entry.iterdir()):
             return False
     return True
 
@@ -347,10 +362,13 @@ def _clear(kind: RunKind, root: Path) -> None:
     report = root / REPORT_DIR
     if report.is_dir() and not report.is_symlink():
         shutil.rmtree(report)
-    for d in kind.part_dirs:
+    for d in kind.any_part_dirs:
         for path in (root / d).glob("part-*.parquet"):
             path.unlink(missing_ok=True)
     _remove_temporaries(kind, root)
+    for d in kind.old_part_dirs:  # the new run is written in the current layout
+        with contextlib.suppress(OSError):
+            (root / d).rmdir()
     manifest_tmp(root).unlink(missing_ok=True)
     (root / MANIFEST).unlink(missing_ok=True)
 

@@ -3,9 +3,11 @@
 A game run directory::
 
     RUN/
-      _manifest.json            state, resolved config, seed, versions, parts with SHA-256
-      deals/part-000000.parquet one row per deal of each game
-      games/part-000000.parquet one row per game
+      _manifest.json             state, resolved config, seed, versions, parts with SHA-256
+      part-000000.parquet        one row per game: what ``pandas.read_parquet(RUN)`` reads
+      _deals/part-000000.parquet one row per deal of each game
+
+(runs written before this layout keep ``games/`` and ``deals/``, see ``game_format``).
 
 Part ``k`` holds games ``[k * chunk_size, (k + 1) * chunk_size)``; each file is written under
 a hidden temporary name and renamed when complete, and the manifest lists only complete
@@ -24,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -38,7 +39,6 @@ from bonken_sim.engine.games import (
     DEALS_PER_GAME,
     PAIRS,
     GameBatch,
-    parse_profiles,
     play_games,
     ranks,
 )
@@ -56,17 +56,25 @@ from bonken_sim.runs.directory import (
     versions,
 )
 from bonken_sim.runs.errors import GameRunError, GameRunInterrupted
-from bonken_sim.runs.executors import Backend, ExecutorError, ExecutorSpec, make_spec, worker_name
+from bonken_sim.runs.executors import Backend, worker_name
 from bonken_sim.runs.files import EncodedPart
-from bonken_sim.runs.manifest import MANIFEST, NotARun
-from bonken_sim.runs.options import (
-    flag,
-    parse_doubling,
-    parse_game_threads,
-    parse_option_count,
-    parse_order,
-    parse_seed,
+from bonken_sim.runs.game_config import (
+    RESUME_MISSING,
+    GameConfig,
+    make_game_config,
+    same_run,
 )
+from bonken_sim.runs.game_format import (
+    DEALS_DIR,
+    FORMAT,
+    GAMES_DIR,
+    OLD_DEALS_DIR,
+    OLD_GAMES_DIR,
+    SCHEMA_VERSION,
+    TABLES,
+    game_dirs,
+)
+from bonken_sim.runs.manifest import MANIFEST, NotARun
 from bonken_sim.runs.pipeline import (
     Progress,
     Stats,
@@ -78,12 +86,6 @@ from bonken_sim.runs.pipeline import (
 )
 from bonken_sim.runs.schema import VARIANT_CONTRACT, VARIANT_TRUMP
 
-FORMAT = "bonken-sim-games"
-SCHEMA_VERSION = 1
-DEALS_DIR = "deals"
-GAMES_DIR = "games"
-DEFAULT_CHUNK = 20_000
-MAX_GAMES = 10**10
 ProgressFn = Callable[[int, int], None]
 #: the files of a part, in the order a part task encodes them: (file, bytes, sha256) keys
 PART_FILES = (
@@ -96,6 +98,8 @@ GAME_RUN = RunKind(
     format=FORMAT,
     schema_version=SCHEMA_VERSION,
     part_dirs=(DEALS_DIR, GAMES_DIR),
+    old_part_dirs=(OLD_DEALS_DIR, OLD_GAMES_DIR),
+    layout=game_dirs,
     part_files=PART_FILES,
     default_prefix="games",
     error=GameRunError,
@@ -106,94 +110,8 @@ GAME_RUN = RunKind(
     cannot_create="cannot create {root}: {reason}",
     cannot_write="cannot create {root}: {reason}",
     not_writable="cannot write to {root}: permission denied",
-    resume_missing="nothing to resume in {root}",
+    resume_missing=RESUME_MISSING,
 )
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    games: int
-    seed: int
-    players: tuple[str, ...] = ("basic",) * 4
-    order: str = "free"
-    doubling: bool = True
-    threads: int = 0
-    chunk_size: int = DEFAULT_CHUNK
-    out: Path | None = None
-    seed_drawn: bool = False
-    executor_spec: ExecutorSpec = field(default_factory=ExecutorSpec)
-    rules: dict[str, Any] | None = None  # a house ruleset (Ruleset.to_dict); None: RULES.md
-
-    def identity(self) -> dict[str, Any]:
-        """What decides the bytes of the result (checked on --resume)."""
-        return {
-            "games": self.games,
-            "seed": self.seed,
-            "players": list(self.players),
-            "order": self.order,
-            "doubling": self.doubling,
-            "chunk_size": self.chunk_size,
-            # only a house ruleset is recorded, so runs made before rulesets still resume
-            **({"ruleset": self.rules} if self.rules is not None else {}),
-        }
-
-    @property
-    def n_parts(self) -> int:
-        return -(-self.games // self.chunk_size)
-
-
-def make_game_config(
-    games: Any,
-    seed: Any = None,
-    players: Any = "basic",
-    order: str | None = None,
-    doubling: Any = None,
-    threads: Any = None,
-    chunk_size: Any = None,
-    out: Any = None,
-    executor: Any = None,
-    workers: Any = None,
-    scheduler: Any = None,
-    write_parts: Any = None,
-    ruleset: Any = None,
-) -> GameConfig:
-    """Validate every option; errors are GameRunError with a one-line message.
-
-    With ``executor`` process or dask, ``threads`` is what each part task uses inside its
-    worker (default 1)."""
-    try:
-        spec = make_spec(executor, workers, scheduler, write_parts)
-    except ExecutorError as exc:
-        raise GameRunError(str(exc)) from None
-    try:
-        n = parse_option_count(games, "games", maximum=MAX_GAMES)
-        drawn = seed is None
-        s = int.from_bytes(os.urandom(8), "little") >> 1 if drawn else parse_seed(seed)
-        names = tuple(parse_profiles(players))
-        chunk = DEFAULT_CHUNK
-        if chunk_size is not None:
-            chunk = parse_option_count(chunk_size, "chunk_size")
-    except ValueError as exc:
-        raise GameRunError(str(exc)) from None
-    rules = None
-    if ruleset is not None:  # --order / --doubling given on the command line win over it
-        from bonken_sim.rules.rulesets import as_ruleset
-
-        r = as_ruleset(ruleset)
-        rules = None if r.is_standard else r.to_dict()
-        order = r.order if order is None else order
-        doubling = r.doubling if doubling is None else doubling
-    try:
-        order = parse_order(order)
-        dbl = parse_doubling(doubling)
-        if threads is None:
-            t = (os.cpu_count() or 1) if spec.local else 1
-        else:
-            t = parse_game_threads(threads)
-    except ValueError as exc:
-        raise GameRunError(str(exc)) from None
-    out_path = Path(out) if out else None
-    return GameConfig(n, s, names, order, dbl, t, min(chunk, n), out_path, drawn, spec, rules)
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -298,12 +216,14 @@ class GamePartTask:
     """One part of a game run, for any executor: games ``[index · chunk, …)`` of the seed.
 
     ``root`` is the run directory (absolute) when the worker writes the files itself, None
-    to get their bytes back; ``versions`` are the driver's, checked by the worker."""
+    to get their bytes back; ``versions`` are the driver's, checked by the worker; ``dirs``
+    the run's (deals, games) directories."""
 
     config: GameConfig
     index: int
     root: str | None
     versions: dict
+    dirs: tuple[str, str] = (DEALS_DIR, GAMES_DIR)
 
 
 @dataclass
@@ -312,6 +232,11 @@ class GamePartResult:
     parts: tuple[EncodedPart, ...] | None  # the deals and games files, or None
     play_seconds: float
     worker: str
+
+
+def _in(directory: str, name: str) -> str:
+    """A part's name inside the run directory ("" = the run directory itself)."""
+    return f"{directory}/{name}" if directory else name
 
 
 def play_game_part(task: GamePartTask) -> GamePartResult:
@@ -339,11 +264,13 @@ def play_game_part(task: GamePartTask) -> GamePartResult:
     name = f"part-{k:06d}.parquet"
     encoded = (
         EncodedPart(
-            f"{DEALS_DIR}/{name}",
+            _in(task.dirs[0], name),
             n * DEALS_PER_GAME,
             encode_table(deals_table(b, part_meta, cfg.rules)),
         ),
-        EncodedPart(f"{GAMES_DIR}/{name}", n, encode_table(games_table(b, cfg.players, part_meta))),
+        EncodedPart(
+            _in(task.dirs[1], name), n, encode_table(games_table(b, cfg.players, part_meta))
+        ),
     )
     del b
     files, parts = deliver(task.root, encoded)
@@ -403,42 +330,10 @@ def _new_manifest(cfg: GameConfig) -> dict:
         "config": cfg.identity(),
         "seed_drawn": cfg.seed_drawn,
         "versions": dict(versions()),
+        "tables": dict(TABLES),
         "parts": [],
         "sessions": [],
     }
-
-
-def _same_run(cfg: GameConfig, root: Path, manifest: dict) -> None:
-    """--resume completes the run only with the options it was made with; the first option
-    that differs is named."""
-    have, want = manifest["config"], cfg.identity()
-    if have == want:
-        return
-    for name in (*want, *(k for k in have if k not in want)):
-        if have.get(name) != want.get(name):
-            break
-    raise GameRunError(
-        f"{root} holds a different game run: {_differs(name, want.get(name), have.get(name))}; "
-        "use the same options to resume, or --force to replace it"
-    )
-
-
-def _differs(name: str, given: Any, stored: Any) -> str:
-    """``--seed 2 differs from the run's 1`` (a ruleset by its name)."""
-
-    def show(value: Any) -> str:
-        if value is None:
-            return "standard" if name == "ruleset" else "none"
-        if isinstance(value, dict):
-            return repr(value.get("name"))
-        if isinstance(value, list):
-            return ",".join(str(v) for v in value)
-        if isinstance(value, bool) and name == "doubling":
-            return "on" if value else "off"
-        return str(value)
-
-    what = "the ruleset" if name == "ruleset" else flag(name)
-    return f"{what} {show(given)} differs from the run's {show(stored)}"
 
 
 def run_games(
@@ -463,7 +358,7 @@ def run_games(
         resume=resume,
         force=force,
         new_manifest=functools.partial(_new_manifest, cfg),
-        check=functools.partial(_same_run, cfg),
+        check=functools.partial(same_run, cfg),
     )
     backend, rundir = open_run(cfg.executor_spec, executor, GameRunError, open_dir)
     try:
@@ -507,7 +402,8 @@ class _GameSession:
         to_driver = backend is not None and self.cfg.executor_spec.write_parts == "driver"
         where = None if to_driver else str(root.resolve())
         task_cfg = replace(self.cfg, out=None)
-        tasks = (GamePartTask(task_cfg, k, where, versions()) for k in self.todo)
+        dirs = game_dirs(self.rundir.manifest)
+        tasks = (GamePartTask(task_cfg, k, where, versions(), dirs) for k in self.todo)
         failure = None
         try:
             with sigterm_as_interrupt():

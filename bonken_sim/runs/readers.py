@@ -48,7 +48,7 @@ def dataset(path: str | os.PathLike, table: str = "results"):
         raise NotARun(f"{root}: cannot read the run's parts: {exc}") from None
 
 
-def _run_names_rules(manifest: Mapping[str, Any]) -> bool:
+def run_names_rules(manifest: Mapping[str, Any]) -> bool:
     """What rules.variant_names needs of the ruleset a run's manifest records: whether it
     plays the beer card."""
     negatives = (manifest.get("config", {}).get("ruleset") or {}).get("negatives") or ()
@@ -57,7 +57,7 @@ def _run_names_rules(manifest: Mapping[str, Any]) -> bool:
 
 def _run_variant_names(manifest: Mapping[str, Any]) -> tuple[str, ...]:
     """The variant names of a run by id, under the ruleset its manifest records."""
-    return variant_names(_run_names_rules(manifest))
+    return variant_names(run_names_rules(manifest))
 
 
 def read_run(
@@ -75,7 +75,7 @@ def read_run(
     filt = None
     if contracts is not None:
         text = contracts if isinstance(contracts, str) else ",".join(contracts)
-        rules = _run_names_rules(read_manifest(path))
+        rules = run_names_rules(read_manifest(path))
         names = [variant_names(rules)[v.id] for v in parse_variants(text, rules)]
         filt = pc.field("variant").isin(names)
     cols = list(columns) if columns is not None else None

@@ -116,6 +116,26 @@ def test_bad_turns_left(value):
         make_config(MIXED, turns_left=value)
 
 
+def test_last_turn_without_troeven_open_is_refused(capsys):
+    # RULES.md §6: a chooser whose last turn has come and who has not had his troeven must
+    # call it now; with no troeven available that position cannot arise in a game.
+    with pytest.raises(AdviseError, match="--turns-left 1 .*troeven"):
+        make_config(MIXED, turns_left=1, available="bukken,vrouwen")
+    args = ["advise", "--hand", MIXED, "--turns-left", "1", "--available", "bukken,vrouwen"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("bonken-sim: error: --turns-left 1") and "\n" not in err
+
+
+def test_last_turn_rule_is_only_the_last_turn():
+    # Two or three turns left, troeven used, or a troeven option open: all legal positions.
+    assert make_config(MIXED, turns_left=2, available="bukken,vrouwen").turns_left == 2
+    used = make_config(MIXED, turns_left=1, trump_used=True, available="bukken,vrouwen")
+    assert [v.name for v in used.variants] == ["bukken", "vrouwen"]
+    open_ = make_config(MIXED, turns_left=1, available="bukken,troeven_H")
+    assert [v.name for v in open_.variants] == ["bukken", "troeven_H"]
+
+
 def test_turns_left_is_for_the_chooser():
     with pytest.raises(AdviseError, match="chooser"):
         make_config(MIXED, seat="dealer", turns_left=2)

@@ -154,6 +154,14 @@ def test_domino_options_in_the_table_and_in_words():
     assert "(changed)" in words.split("domino aces")[1]
 
 
+def test_domino_rows_grow_to_the_ace_in_words():
+    # RULES.md §4: a row runs 2 … A (the ace above the king); "up to the king" was wrong.
+    words = " ".join(STANDARD.describe(width=1000))
+    assert "domino: rows open with the 8s and grow one rank at a time up to the ace and " in words
+    assert "up to the king" not in words.split("domino aces")[0]
+    assert "domino aces (high): an ace goes above the king only" in words
+
+
 def test_a_game_that_does_not_sum_to_zero_is_allowed_and_reported():
     pts = dict(STANDARD.point, **{"troeven.trick": 12})
     r = Ruleset(name="x", points=tuple(pts.items()))

@@ -450,7 +450,7 @@ def test_games_borrow_hartenheer_models_and_name_the_beer_card(capsys, tmp_path)
         "1",
     )
     assert code == 0 and "ruleset bierkaart" in err
-    deals = pd.read_parquet(out_dir / "deals")
+    deals = pd.read_parquet(out_dir / "_deals")
     assert "bierkaart" in set(deals["variant"].astype(str))
     assert "domino" not in set(deals["contract"].astype(str))
 

@@ -208,8 +208,8 @@ def test_compare_game_runs_pairs_games_and_deals(two_game_runs, capsys):
     a, b = two_game_runs
     doc = compare_runs(a, b)
     assert doc["kind"] == "games" and doc["games"] == 1500 and not doc["notes"]
-    ga = pd.read_parquet(a / "games").sort_values("game").reset_index(drop=True)
-    gb = pd.read_parquet(b / "games").sort_values("game").reset_index(drop=True)
+    ga = pd.read_parquet(a).sort_values("game").reset_index(drop=True)
+    gb = pd.read_parquet(b).sort_values("game").reset_index(drop=True)
     z = 1.959963984540054
     for p, s in enumerate(doc["seats"]):
         d = (gb[f"rank_{p}"] == 1).astype(int) - (ga[f"rank_{p}"] == 1).astype(int)
@@ -223,8 +223,8 @@ def test_compare_game_runs_pairs_games_and_deals(two_game_runs, capsys):
     per_seat = [doc["seats"][p]["win"]["diff"].mean for p in (0, 1, 3)]
     assert basic["win"]["diff"].mean == pytest.approx(np.mean(per_seat))
     # the chooser's troeven value, over deals where both chose the same variant
-    da = pd.read_parquet(a / "deals")
-    db = pd.read_parquet(b / "deals")
+    da = pd.read_parquet(a / "_deals")
+    db = pd.read_parquet(b / "_deals")
     m = da.merge(db, on=["game", "deal"], suffixes=("_a", "_b"))
     m = m[(m.variant_a == m.variant_b) & (m.contract_a == "troeven")]
     ch = m.chooser_a.to_numpy()

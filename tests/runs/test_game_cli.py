@@ -34,8 +34,8 @@ def game_run(tmp_path_factory):
 def test_game_run_directory_and_tables(game_run):
     manifest = json.loads((game_run / MANIFEST).read_text())
     assert manifest["state"] == "complete" and len(manifest["parts"]) == 3
-    deals = pd.read_parquet(game_run / "deals")
-    games = pd.read_parquet(game_run / "games")
+    deals = pd.read_parquet(game_run / "_deals")
+    games = pd.read_parquet(game_run)
     assert len(deals) == 3000 * 11 and len(games) == 3000
     assert sorted(games.game) == list(range(3000))
     raw = deals[[f"raw_{p}" for p in range(4)]].to_numpy()
@@ -71,8 +71,8 @@ def test_same_bytes_for_any_threads_and_chunking(game_run, tmp_path):
     assert _digests(one) == _digests(game_run)
     big = tmp_path / "big"
     assert _game("--games", "3000", "--seed", "9", "--out", str(big), "--quiet").exit_code == 0
-    a = pd.read_parquet(game_run / "deals").sort_values(["game", "deal"]).reset_index(drop=True)
-    b = pd.read_parquet(big / "deals").sort_values(["game", "deal"]).reset_index(drop=True)
+    a = pd.read_parquet(game_run / "_deals").sort_values(["game", "deal"]).reset_index(drop=True)
+    b = pd.read_parquet(big / "_deals").sort_values(["game", "deal"]).reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -88,7 +88,7 @@ def test_resume_after_a_kill_gives_the_same_bytes(game_run, tmp_path):
     manifest["state"] = "incomplete"
     manifest["parts"] = manifest["parts"][:1]
     (out / MANIFEST).write_text(json.dumps(manifest))
-    for sub in ("deals", "games"):
+    for sub in ("_deals", ""):
         (out / sub / "part-000002.parquet").unlink()
         (out / sub / "part-000001.parquet").rename(out / sub / ".part-000001.parquet.tmp")
     res = _game("--games", "3000", "--seed", "9", "--out", str(out), "--chunk-size", "1000",
@@ -184,7 +184,7 @@ def test_game_under_house_rules(tmp_path):
     assert res.exit_code == 0, res.output
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["config"]["ruleset"]["name"] == "double-points"
-    deals = pd.read_parquet(out / "deals")
+    deals = pd.read_parquet(out / "_deals")
     raw = deals[[f"raw_{p}" for p in range(4)]].sum(axis=1)
     doubled = {"bukken": -130, "vrouwen": -240, "domino": -100, "troeven": 260}
     for contract, total in doubled.items():
@@ -192,7 +192,7 @@ def test_game_under_house_rules(tmp_path):
     fixed = tmp_path / "fx"
     res = _game("--games", "50", "--seed", "3", "--out", str(fixed), "--ruleset", "fixed-order")
     assert res.exit_code == 0, res.output
-    d = pd.read_parquet(fixed / "deals").sort_values(["game", "deal"])
+    d = pd.read_parquet(fixed / "_deals").sort_values(["game", "deal"])
     first7 = d[d.deal < 7].groupby("game").variant.apply(list)
     negatives = ["bukken", "hartenjagen", "herenboeren", "vrouwen", "hartenheer",
                  "laatste_slag", "domino"]  # fmt: skip

@@ -28,7 +28,7 @@ KINDS = {
 #: a file of each kind's parts: one replaced by same-size garbage, one cut short
 DAMAGED = {
     "run": ("part-000003.parquet", "_deals/part-000005.parquet"),
-    "game": ("games/part-000002.parquet", "deals/part-000007.parquet"),
+    "game": ("part-000002.parquet", "_deals/part-000007.parquet"),
 }
 
 

@@ -1,0 +1,84 @@
+"""What a game run directory (``bonken-sim game``) is on disk, for its writer and its readers:
+the manifest format, where its two tables live, and reading them. Imports no kernels, so a
+reader of game runs stays light.
+
+A game run reads like a deal run: the directory itself is its main table (one row per game,
+``part-*.parquet`` at the top) and the per-deal table is under ``_deals/``, which Parquet
+readers skip when given the directory (names starting with ``_`` or ``.``). So
+``pandas.read_parquet(RUN)`` is the games table, and ``pandas.read_parquet(RUN/_deals)`` the
+deals. Game runs written before this layout keep theirs (``games/`` and ``deals/``) when
+read and when resumed; their manifest has no ``tables`` entry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest
+
+FORMAT = "bonken-sim-games"
+SCHEMA_VERSION = 1
+KIND = "game run"  # what NotARun calls it
+
+GAMES_DIR = ""  # the games table: the run directory itself
+DEALS_DIR = "_deals"
+#: where game runs of the first layout keep their tables (both are read by a dataset reader
+#: given the run directory, which merged them into one frame of nulls)
+OLD_GAMES_DIR = "games"
+OLD_DEALS_DIR = "deals"
+#: the manifest's description of the tables; its presence marks the layout above
+TABLES = {
+    "games": "part-*.parquet: one row per game",
+    "deals": f"{DEALS_DIR}/part-*.parquet: one row per deal of each game",
+}
+#: the manifest's part entry key naming each table's file
+FILE_KEYS = {"games": "games_file", "deals": "deals_file"}
+
+
+def game_manifest(path: str | os.PathLike) -> dict:
+    """The manifest of the game run in ``path``; NotARun with a one-line reason otherwise."""
+    return read_manifest(path, FORMAT, SCHEMA_VERSION, kind=KIND)
+
+
+def is_game_run(path: str | os.PathLike) -> bool:
+    """Whether ``path`` holds a game run's manifest (by its format alone: what else is wrong
+    with it, ``game_manifest`` says)."""
+    try:
+        doc = json.loads((Path(path) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
+
+
+def game_dirs(manifest: dict) -> tuple[str, str]:
+    """(deals directory, games directory) of a game run, from its manifest: the layout above,
+    or the first one for a run written before it."""
+    if "tables" in manifest:
+        return DEALS_DIR, GAMES_DIR
+    return OLD_DEALS_DIR, OLD_GAMES_DIR
+
+
+def game_part_files(path: str | os.PathLike, table: str = "games") -> list[str]:
+    """The files of one table (``games`` or ``deals``) of the game run in ``path``: its
+    finished parts in order, whatever the run's layout."""
+    if table not in FILE_KEYS:
+        raise ValueError(f"table must be 'games' or 'deals', got {table!r}")
+    root = Path(path)
+    parts = sorted(game_manifest(root)["parts"], key=lambda p: p["index"])
+    return [str(root / p[FILE_KEYS[table]]) for p in parts]
+
+
+def game_dataset(path: str | os.PathLike, table: str = "games"):
+    """A ``pyarrow.dataset`` over one table of the game run in ``path`` (its finished parts,
+    either layout); ``.to_table().to_pandas()`` for a frame."""
+    import pyarrow.dataset as ds
+
+    files = game_part_files(path, table)
+    if not files:
+        raise NotARun(f"{path}: the game run has no finished part yet")
+    try:
+        return ds.dataset(files, format="parquet")
+    except (OSError, ValueError) as exc:
+        raise NotARun(f"{path}: cannot read the game run's parts: {exc}") from None

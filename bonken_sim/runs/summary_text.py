@@ -1,0 +1,78 @@
+"""``bonken-sim summary`` of a game run as plain text (the dict of
+``game_summary.summarize_game_run``); lines of at most 100 columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _pm(e: dict[str, Any], digits: int = 2) -> str:
+    """``+3.21 ± 0.45``: a mean and the half-width of its 95% interval."""
+    lo, hi = e["ci95"]
+    half = (hi - lo) / 2 if hi == hi else float("nan")
+    return f"{e['mean']:+.{digits}f} ± {half:.{digits}f}"
+
+
+def _rate(e: dict[str, Any]) -> str:
+    """``26.10% [24.52, 27.74]``: a win rate and its Wilson interval, in percent."""
+    lo, hi = e["ci95"]
+    return f"{100 * e['mean']:6.2f}% [{100 * lo:5.2f}, {100 * hi:5.2f}]"
+
+
+def _head(s: dict[str, Any]) -> list[str]:
+    players = s["players"]
+    who = players[0] if len(set(players)) == 1 else ",".join(players)
+    return [
+        f"{s['run']}: game run, {s['state']}, {s['games_done']:,} of {s['games']:,} games, "
+        f"seed {s['seed']}",
+        f"players {who}, order {s['order']}, doubling {'on' if s['doubling'] else 'off'}, "
+        f"ruleset {s['ruleset']}",
+    ]
+
+
+def game_summary_lines(s: dict[str, Any]) -> list[str]:
+    """The summary of a game run: per seat and per profile the win rate and mean total, then
+    the settled points per game from each contract, each with its 95% interval."""
+    lines = _head(s)
+    if not s["seats"]:
+        return [*lines, "no finished part yet: nothing to summarise"]
+    lines += [
+        "",
+        "win rate: rank 1, a shared first place counting for each (Wilson 95% CI)",
+        "mean total: the settled total per game ± the half-width of its 95% CI",
+        f"{'seat':<5}{'profile':<22}{'win rate':>24}{'mean total':>20}",
+    ]
+    for row in s["seats"]:
+        lines.append(
+            f"{row['seat']:<5}{row['profile']:<22}{_rate(row['win_rate']):>24}"
+            f"{_pm(row['mean_total']):>20}"
+        )
+    by_profile = len(s["profiles"]) < 4  # some profile holds several seats
+    if by_profile:
+        lines += ["", f"{'profile':<22}{'seats':<7}{'win rate':>24}{'mean total per seat':>22}"]
+        for row in s["profiles"]:
+            seats = ",".join(str(p) for p in row["seats"])
+            lines.append(
+                f"{row['profile']:<22}{seats:<7}{_rate(row['win_rate']):>24}"
+                f"{_pm(row['mean_total']):>22}"
+            )
+    if s["shared_first"]:
+        k = s["shared_first"]
+        lines.append(f"{k:,} game{'s' if k != 1 else ''} had a shared first place")
+    lines += [
+        "",
+        "settled points per game from each contract ± the 95% CI half-width, by seat",
+        "(they add up to the mean totals)",
+        f"{'contract':<13}{'deals':>11}" + "".join(f"{f'seat {p}':>17}" for p in range(4)),
+    ]
+    for row in s["contracts"]:
+        cells = "".join(f"{_pm(e):>17}" for e in row["seats"])
+        lines.append(f"{row['contract']:<13}{row['deals']:>11,}{cells}")
+    if by_profile:
+        names = [p["profile"] for p in s["profiles"]]
+        lines += ["", "the same per profile (per seat it holds)"]
+        lines.append(f"{'contract':<13}" + "".join(f"{n[:16]:>17}" for n in names))
+        for row in s["contracts"]:
+            cells = "".join(f"{_pm(row['profiles'][n]):>17}" for n in names)
+            lines.append(f"{row['contract']:<13}{cells}")
+    return lines

@@ -1,0 +1,102 @@
+"""``compare``: a run is never compared with itself, and a comparison over fewer deals (games)
+than a run was made for says so, in the text and in the JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from bonken_sim.analyses.compare import CompareError, compare_runs, to_json, to_text
+from bonken_sim.cli import main
+from bonken_sim.runs.deals import run as run_deals
+from bonken_sim.runs.games import make_game_config, run_games
+from bonken_sim.runs.manifest import read_manifest, write_manifest
+
+
+def _drop_last_part(root) -> None:
+    """What an interrupted run looks like: the last part not (yet) in the manifest."""
+    manifest = json.loads((root / "_manifest.json").read_text())
+    manifest["parts"] = sorted(manifest["parts"], key=lambda p: p["index"])[:-1]
+    manifest["state"] = "incomplete"
+    write_manifest(root, manifest)
+
+
+@pytest.fixture(scope="module")
+def deal_runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("cmp")
+    opts = dict(deals=600, seed=3, chunk_size=200, threads=1, contracts="bukken,troeven_S")
+    a = run_deals(out=tmp / "a", **opts).out
+    b = run_deals(out=tmp / "b", ruleset="double-points", **opts).out
+    return a, b
+
+
+@pytest.fixture(scope="module")
+def game_runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("cmpg")
+    outs = []
+    for name, doubling in (("a", "on"), ("b", "off")):
+        cfg = make_game_config(60, 8, doubling=doubling, threads=1, chunk_size=20, out=tmp / name)
+        outs.append(run_games(cfg).out)
+    return outs
+
+
+def _error(capsys, *args: str) -> str:
+    assert main(["compare", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("bonken-sim: error: ") and "\n" not in err
+    return err
+
+
+def test_a_run_is_not_compared_with_itself(deal_runs, game_runs, capsys, monkeypatch):
+    a, _ = deal_runs
+    with pytest.raises(CompareError, match="the same run directory"):
+        compare_runs(a, a)
+    with pytest.raises(CompareError, match="the same run directory"):
+        compare_runs(game_runs[0], game_runs[0])
+    # the same directory under another name: a relative path, a trailing "/.", a symlink
+    monkeypatch.chdir(a.parent)
+    assert "the same run directory" in _error(capsys, str(a), a.name)
+    assert "the same run directory" in _error(capsys, str(a), os.path.join(str(a), "."))
+    link = a.parent / "link"
+    link.symlink_to(a, target_is_directory=True)
+    assert "the same run directory" in _error(capsys, "link", str(a))
+
+
+def test_complete_runs_of_one_size_need_no_note(deal_runs, game_runs):
+    assert not any("compared" in n for n in compare_runs(*deal_runs)["notes"])
+    assert not any("compared" in n for n in compare_runs(*game_runs)["notes"])
+
+
+def test_an_incomplete_run_is_named_with_the_deals_compared(deal_runs, tmp_path):
+    a, b = deal_runs
+    cut = tmp_path / "b"
+    shutil.copytree(b, cut)
+    _drop_last_part(cut)
+    doc = compare_runs(a, cut)
+    assert "run B is incomplete: 400 of 600 deals compared" in doc["notes"]
+    assert all(r["n"] == 400 for r in doc["variants"])
+    assert "note: run B is incomplete: 400 of 600 deals compared" in to_text(doc)
+    assert "run B is incomplete: 400 of 600 deals compared" in to_json(doc)["notes"]
+    # the other way round, and a complete run with more deals than the other holds
+    doc = compare_runs(cut, a)
+    assert "run A is incomplete: 400 of 600 deals compared" in doc["notes"]
+    assert "run B holds 600 deals: 400 of them compared (those both runs hold)" in doc["notes"]
+
+
+def test_an_incomplete_game_run_is_named_in_text_and_json(game_runs, tmp_path, capsys):
+    a, b = game_runs
+    cut = tmp_path / "gb"
+    shutil.copytree(b, cut)
+    _drop_last_part(cut)
+    assert read_manifest(cut, "bonken-sim-games", 1, kind="game run")["state"] == "incomplete"
+    doc = compare_runs(a, cut)
+    assert doc["games"] == 40
+    assert "run B is incomplete: 40 of 60 games compared" in doc["notes"]
+    assert main(["compare", str(a), str(cut)]) == 0
+    assert "note: run B is incomplete: 40 of 60 games compared" in capsys.readouterr().out
+    assert main(["compare", str(a), str(cut), "--json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert "run B is incomplete: 40 of 60 games compared" in notes
