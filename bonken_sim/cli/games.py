@@ -30,13 +30,14 @@ def _profiles_help() -> str:
 
 
 @click.command()
-@click.option("--games", required=True, help="Number of games (1e5, 10k, ...).")
+@click.option(
+    "--games", default=None, help="Number of games (1e5, 10k, ...); on --resume: the run's."
+)
 @click.option("--seed", default=None, help="Run seed (drawn and printed when not given).")
 @click.option(
     "--players",
-    default="basic",
-    show_default=True,
-    help="One profile for every seat, or four comma-separated (seat 0 … 3).",
+    default=None,
+    help="One profile for every seat, or four comma-separated (seat 0 … 3). [default: basic]",
 )
 @order_doubling_options
 @click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
@@ -55,7 +56,7 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
     rules = given_rules(ruleset, rules_file)
     try:
         # every other option is the make_game_config parameter of the same name
-        cfg = make_game_config(**game_options, ruleset=rules)
+        cfg = make_game_config(**game_options, ruleset=rules, resume=resume, force=force)
     except GameRunError as exc:
         raise UserError(str(exc)) from None
     if not quiet and not as_json:

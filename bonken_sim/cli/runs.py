@@ -196,12 +196,17 @@ def compare(run_a, run_b, as_json):
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def summary(run_dir, as_json):
-    """Mean raw score per contract variant and seat, with 95% CIs, of a run directory."""
+    """A run's summary with 95% CIs: a deal run's mean raw score per contract variant and seat;
+    a game run's win rates, mean totals and settled points per contract, per seat and profile."""
     from bonken_sim.cli.console import score_table
+    from bonken_sim.runs.game_format import is_game_run
+    from bonken_sim.runs.game_summary import summarize_game_run
     from bonken_sim.runs.storage import summarize
+    from bonken_sim.runs.summary_text import game_summary_lines
 
-    doc = call_or_fail(summarize, run_dir)
+    game = is_game_run(run_dir)
+    doc = call_or_fail(summarize_game_run if game else summarize, run_dir)
     if as_json:
         click.echo(json.dumps(doc, indent=1))
         return
-    echo_lines(score_table(doc))
+    echo_lines((game_summary_lines if game else score_table)(doc))

@@ -50,12 +50,12 @@ def report(runs):
 
 @pytest.fixture(scope="module")
 def games(runs):
-    return pd.read_parquet(runs[0] / "games")
+    return pd.read_parquet(runs[0])
 
 
 @pytest.fixture(scope="module")
 def deals(runs):
-    return pd.read_parquet(runs[0] / "deals")
+    return pd.read_parquet(runs[0] / "_deals")
 
 
 def csv(report, name: str) -> pd.DataFrame:
@@ -165,7 +165,7 @@ def test_head_to_head(report, games):
 
 
 def test_doubling_effect(report, runs, games):
-    off = pd.read_parquet(runs[1] / "games")
+    off = pd.read_parquet(runs[1])
     assert (off["game"].to_numpy() == games["game"].to_numpy()).all()
     t = csv(report, "doubling_effect").set_index("name")
     for name, seats in units().items():
@@ -188,7 +188,7 @@ def test_doubling_effect(report, runs, games):
     changed = (ranks_on != ranks_off).any(axis=1).mean()
     assert close(t["winner_changed"].iloc[0], changed)
     # doubling off moves nothing: the twin's settled totals are its raw totals
-    off_deals = pd.read_parquet(runs[1] / "deals")
+    off_deals = pd.read_parquet(runs[1] / "_deals")
     assert all((off_deals[f"final_{p}"] == off_deals[f"raw_{p}"]).all() for p in range(4))
 
 
@@ -258,7 +258,7 @@ def _copy(run, tmp_path, name="copy", **changes):
     [
         ("incomplete", r"is an incomplete game run \(300 of 300 games\); complete it with "),
         ("schema", r"schema version 99 is not supported"),
-        ("missing_part", r"part file games/part-000001\.parquet is missing"),
+        ("missing_part", r"part file part-000001\.parquet is missing"),
         ("out_in_data", r"inside the run directory only a name starting with '_'"),
         (
             "same_doubling",
@@ -281,9 +281,9 @@ def test_errors_are_one_line(capsys, runs, tmp_path, case, message):
         args[1] = _copy(on, tmp_path, schema_version=99)
     elif case == "missing_part":
         args[1] = _copy(on, tmp_path)
-        (args[1] / "games" / "part-000001.parquet").unlink()
+        (args[1] / "part-000001.parquet").unlink()
     elif case == "out_in_data":
-        args[3] = on / "games" / "rep"
+        args[3] = on / "rep"
     elif case == "same_doubling":
         args += ["--compare-games", _copy(on, tmp_path)]
     elif case == "other_seed":

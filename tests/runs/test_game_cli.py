@@ -219,3 +219,31 @@ def test_tournament_under_house_rules():
     basic = doc["profiles"]["basic"]["per_contract"]["troeven"]["mean"]
     rnd = doc["profiles"]["random"]["per_contract"]["troeven"]["mean"]
     assert basic + rnd == pytest.approx(130.0)  # two seats each: 2·(b + r) = 260 per deal
+
+
+def test_resume_takes_its_options_from_the_run(tmp_path, game_run):
+    """`game --resume --out D` needs neither --games nor the other options: they are the run's."""
+    out = tmp_path / "run"
+    res = _game("--games", "3000", "--seed", "9", "--out", str(out), "--chunk-size", "1000")
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / MANIFEST).read_text())
+    manifest["state"] = "incomplete"
+    last = manifest["parts"].pop()
+    (out / last["deals_file"]).unlink()
+    (out / last["games_file"]).unlink()
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    res = _game("--resume", "--out", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert _digests(out) == _digests(game_run)
+    res = _game("--resume", "--out", str(out), "--seed", "10", "--quiet")
+    assert res.exit_code == 2 and "--seed" in res.output
+
+
+def test_summary_of_a_game_run(game_run):
+    res = CliRunner().invoke(cli, ["summary", str(game_run)])
+    assert res.exit_code == 0, res.output
+    assert "not a bonken-sim run manifest" not in res.output
+    assert "win" in res.output.lower()
+    doc = json.loads(CliRunner().invoke(cli, ["summary", str(game_run), "--json"]).output)
+    games = pd.read_parquet(game_run)
+    assert doc["games"] == len(games) == 3000
