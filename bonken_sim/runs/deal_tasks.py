@@ -46,37 +46,27 @@ class TaskResult:
 
 def play_task(task: Task) -> TaskResult:
     """Play deals ``[task.start, task.start + task.n)`` in every variant; column layout out."""
-    from bonken_sim._core import kernels as K
-    from bonken_sim._core.features import N_FEATURES, hand_features, result_columns
-    from bonken_sim._core.rng import seed_key
+    from bonken_sim.engine.deals import play_deal_columns
 
     c0 = time.thread_time()
-    n, nv = task.n, len(task.variants)
-    variants = np.array(task.variants, np.int64)
-    strat = np.array(task.strategies, np.int64)
-    hands = np.empty((n, 4), np.uint64)
-    scores = np.empty((n, nv, 4), np.int16)
-    tricks = np.empty((n, nv, 4), np.int8)
-    order = np.empty((n, nv, 4), np.int8)
-    K.simulate_batch(
-        seed_key(task.seed),
+    cols = play_deal_columns(
+        task.seed,
         task.start,
+        task.n,
         task.dealer,
-        variants,
-        strat,
+        task.variants,
+        task.strategies,
         task.ruleset.table,
-        hands,
-        scores,
-        tricks,
-        order,
     )
-    feats = np.empty((N_FEATURES, n), np.int8)
-    hand_features(hands, feats)
-    s_cols = np.empty((4, nv, n), np.int16)
-    t_cols = np.empty((4, nv, n), np.int8)
-    o_cols = np.empty((4, nv, n), np.int8)
-    result_columns(scores, tricks, order, s_cols, t_cols, o_cols)
-    return TaskResult(task.start, hands, feats, s_cols, t_cols, o_cols, time.thread_time() - c0)
+    return TaskResult(
+        task.start,
+        cols.hands,
+        cols.features,
+        cols.scores,
+        cols.tricks,
+        cols.order,
+        time.thread_time() - c0,
+    )
 
 
 def warm_kernels() -> float:

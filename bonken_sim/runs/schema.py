@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim._core.features import N_FEATURES, SEAT_FEATURES
+from bonken_sim.engine.deals import N_FEATURES, SEAT_FEATURES
 from bonken_sim.rules.names import TRUMPS, VARIANTS, Contract, contract_names, variant_names
 
 SCHEMA_VERSION = 1

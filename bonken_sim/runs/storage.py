@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bonken_sim._core.features import KH_ROW
+from bonken_sim.engine.deals import KH_ROW
 from bonken_sim.rules.names import VARIANT_NAMES
 from bonken_sim.runs.files import (
     TMP_DIR,
