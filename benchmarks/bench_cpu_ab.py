@@ -12,7 +12,8 @@ compare two versions of the core, run this script alternately from two source tr
     done
 
 Each run prints one JSON line: playouts per CPU second (median of 7 repeats) of Domino alone
-and of all 12 variants per deal, every seat random or every seat basic, standard rules.
+and of all 12 variants per deal, every seat random, basic or advanced, standard rules. The ids
+are literals, not ``bonken_sim._core.ids``: the script must run on trees from before it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def main() -> None:
     out = {}
     for name, variants, n in (("domino", [6], 100_000), ("all12", list(range(12)), 20_000)):
         v = np.array(variants, np.int64)
-        for sname, s in (("random", 0), ("basic", 1)):
+        for sname, s in (("random", 0), ("basic", 1), ("advanced", 2)):
             strat = np.full(4, s, np.int64)
             bufs = _alloc(n, len(v))
             K.simulate_batch(key, 0, 0, v, strat, table, *_alloc(100, len(v)))  # compile/load

@@ -62,37 +62,30 @@ def jit(fn=None, **options):
 _I1_FALSE = ir.Constant(ir.IntType(1), 0)
 
 
-@intrinsic
-def popcnt(typingctx, x):
-    """Number of set bits of a uint64 (one POPCNT instruction)."""
-    if x != types.uint64:
-        return None
+def _u64_intrinsic(name, doc, emit):
+    """A numba intrinsic of one uint64 argument that compiles to the single LLVM operation
+    ``emit(builder, x)`` (a bit-count instruction)."""
 
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+    def typer(typingctx, x):
+        if x != types.uint64:
+            return None
 
-    return types.uint64(types.uint64), codegen
+        def codegen(context, builder, signature, args):
+            return emit(builder, args[0])
 
+        return types.uint64(types.uint64), codegen
 
-@intrinsic
-def ctz(typingctx, x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    if x != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], _I1_FALSE)
-
-    return types.uint64(types.uint64), codegen
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def clz(typingctx, x):
-    """Number of leading zero bits of a uint64."""
-    if x != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], _I1_FALSE)
-
-    return types.uint64(types.uint64), codegen
+popcnt = _u64_intrinsic(
+    "popcnt", "Number of set bits of a uint64 (one POPCNT instruction).", lambda b, x: b.ctpop(x)
+)
+ctz = _u64_intrinsic(
+    "ctz", "Index of the lowest set bit of a non-zero uint64.", lambda b, x: b.cttz(x, _I1_FALSE)
+)
+clz = _u64_intrinsic(
+    "clz", "Number of leading zero bits of a uint64.", lambda b, x: b.ctlz(x, _I1_FALSE)
+)

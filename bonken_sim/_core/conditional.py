@@ -10,8 +10,8 @@ import numpy as np
 
 from ._jit import jit
 from .cards import U0, U1
-from .playout_advanced import play_staked
-from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
+from .playout import play_dealt, playout_scratch
+from .rng import GOLDEN, deal_state, mix64, scale_draw
 
 # Separates the conditional streams from the unconditional ones of the same seed.
 _COND_SALT = np.uint64(0xC0DE)
@@ -82,78 +82,30 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
     """Conditional deals ``deal_start + i``, each played in every variant of ``variants``.
 
     scores_out (n, nv, 4) int16: the raw score of every seat. The play stream of a deal in
-    variant ``v`` is ``play_state(deal state, v)``, as for unconditional deals.
+    variant ``v`` is ``play_state(deal state, v)``, as for unconditional deals. No doubles:
+    advise compares raw scores.
     """
     base = np.empty(39, np.int64)
     unknown_cards(hand, base)
+    rest = np.empty(39, np.int64)  # the unknown cards, shuffled
+    dealt = np.empty(4, np.uint64)  # the deal's hands
+    ckey = conditional_key(key, hand, seat)
+    deal = (ckey, hand, seat, deal_start, dealer)
     _conditional_rows(
-        conditional_key(key, hand, seat),
-        hand,
-        seat,
-        deal_start,
-        dealer,
-        variants,
-        strat,
-        table,
-        scores_out,
-        base,
-        np.empty(39, np.int64),  # the unknown cards, shuffled
-        np.empty(4, np.uint64),  # the deal's hands
-        np.empty(4, np.uint64),  # hands in play
-        np.empty(4, np.int64),  # scores
-        np.empty(4, np.int64),  # tricks
-        np.empty(4, np.int64),  # Domino finishing order
-        np.empty(0, np.int64),  # no trace
-        np.empty(52, np.uint64),  # random draws
-        np.zeros((4, 4), np.int64),  # no doubles: advise compares raw scores
+        deal, variants, strat, table, scores_out, base, rest, dealt, playout_scratch()
     )
 
 
 @jit(_nrt=False)  # allocates nothing: see _jit.jit
-def _conditional_rows(
-    ckey,
-    hand,
-    seat,
-    deal_start,
-    dealer,
-    variants,
-    strat,
-    table,
-    scores_out,
-    base,
-    rest,
-    dealt,
-    hands,
-    scores,
-    tricks,
-    order,
-    no_trace,
-    rnd,
-    stake,
-):
-    n = scores_out.shape[0]
-    nv = variants.shape[0]
-    for i in range(n):
+def _conditional_rows(deal, variants, strat, table, scores_out, base, rest, dealt, scratch):
+    ckey, hand, seat, deal_start, dealer = deal
+    scores = scratch[2]
+    for i in range(scores_out.shape[0]):
         ds = deal_state(ckey, deal_start + i)
         for c in range(39):  # a slice copy would need the NRT this loop runs without
             rest[c] = base[c]
         deal_conditional_into(ds, hand, seat, rest, dealt)
-        for j in range(nv):
-            v = variants[j]
-            for p in range(4):
-                hands[p] = dealt[p]
-            play_staked(
-                table[v],
-                hands,
-                dealer,
-                strat,
-                play_state(ds, v),
-                rnd,
-                scores,
-                tricks,
-                order,
-                no_trace,
-                stake,
-            )
+        for j in range(variants.shape[0]):
+            play_dealt(table, variants[j], dealt, ds, dealer, strat, scratch)
             for p in range(4):
                 scores_out[i, j, p] = scores[p]

@@ -15,13 +15,13 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
-from .playout_advanced import STRAT_ADVANCED, play_staked
-from .rng import GOLDEN, deal_state, mix64, play_state, scale_draw
+from .ids import N_NEGATIVE, N_TRUMP_OPTIONS, N_VARIANTS, STRAT_ADVANCED
+from .playout import play_dealt, playout_scratch
+from .rng import GOLDEN, deal_state, mix64, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 from .seat_value import seat_value, seat_values, value_tables
 
 DEALS_PER_GAME = 11
-N_NEG = 7  # variant ids 0..6 are the negative contracts, 7..11 troeven C, D, H, S, NT
 
 CHOICE_RANDOM = 0
 CHOICE_FITTED = 1
@@ -65,12 +65,12 @@ def choose_fitted(relv, neg_free, trump_free, may_trump, must_trump, turns_left,
     best_n = -1
     best_t = -1
     if not must_trump:
-        for v in range(N_NEG):
+        for v in range(N_NEGATIVE):
             if (neg_free >> v) & 1 and (best_n < 0 or relv[v] > relv[best_n]):
                 best_n = v
     if may_trump:
-        for v in range(N_NEG, 12):
-            if (trump_free >> (v - N_NEG)) & 1 and (best_t < 0 or relv[v] > relv[best_t]):
+        for v in range(N_NEGATIVE, N_VARIANTS):
+            if (trump_free >> (v - N_NEGATIVE)) & 1 and (best_t < 0 or relv[v] > relv[best_t]):
                 best_t = v
     if best_n < 0:
         return best_t
@@ -87,11 +87,11 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
     """Uniform over the legal contracts (troeven counts once), then a uniform trump option."""
     n_neg = 0
     if not must_trump:
-        for v in range(N_NEG):
+        for v in range(N_NEGATIVE):
             n_neg += (neg_free >> v) & 1
     n_trump = 0
     if may_trump:
-        for v in range(5):
+        for v in range(N_TRUMP_OPTIONS):
             n_trump += (trump_free >> v) & 1
     n = n_neg + (1 if n_trump > 0 else 0)
     if n == 0:
@@ -100,16 +100,16 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
     x = mix64(s)
     k = scale_draw(x >> _S32, n)
     if k < n_neg:
-        for v in range(N_NEG):
+        for v in range(N_NEGATIVE):
             if (neg_free >> v) & 1:
                 if k == 0:
                     return v, s
                 k -= 1
     k = scale_draw(x & np.uint64(0xFFFFFFFF), n_trump)
-    for v in range(5):
+    for v in range(N_TRUMP_OPTIONS):
         if (trump_free >> v) & 1:
             if k == 0:
-                return N_NEG + v, s
+                return N_NEGATIVE + v, s
             k -= 1
     return -1, s
 
@@ -169,6 +169,37 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_sta
     return bits
 
 
+@jit(_nrt=False)
+def contract_options(fixed_order, k, neg_free, may_trump_now, turns_left):
+    """What the chooser of deal ``k`` may choose: (negatives mask, may trump, must trump).
+    In a fixed order deal k is the k-th negative, then troeven; else any negative still
+    open, and troeven once (``may_trump_now``), forced on his last turn."""
+    if fixed_order:
+        if k < N_NEGATIVE:
+            return 1 << k, False, False
+        return 0, True, True
+    return neg_free, may_trump_now, may_trump_now and turns_left == 1
+
+
+@jit(_nrt=False)
+def deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models, work):
+    """The doubling pass of a deal in variant ``v`` (bits as ``doubling_pass``): every seat
+    with a fitted policy weighs its hand (the chooser's value is known from his choice)."""
+    mean, bonus, tau, theta, vt, total, chooser_starts = models
+    own_ev, dpol = work
+    chooser = (dealer + 2) & 3
+    for p in range(4):
+        dpol[p] = pol[p]
+        if restricted and v == DOMINO and (dealt[p] & _ACES_TWOS) == 0:
+            dpol[p] = DOUBLE_NEVER
+        if dpol[p] == DOUBLE_FITTED:
+            if p == chooser and fitted_choice:  # weighed for the choice already
+                own_ev[p] = cvals[v]
+            else:
+                own_ev[p] = seat_value(dealt[p], v, (p - dealer) & 3, vt)
+    return doubling_pass(v, dealer, dpol, own_ev, mean, bonus, theta, total, chooser_starts)
+
+
 @jit
 def play_games(
     key,
@@ -196,92 +227,38 @@ def play_games(
     out_dbl (n, 11) int16 with bit 4·d + t set when seat d doubled seat t; out_raw (n, 11, 4) int16;
     out_final (n, 11, 4) int16; out_totals (n, 4) int32.
     """
-    vt = value_tables(coef)
-    return _play_game_rows(
-        key,
-        game_start,
-        card_strat,
-        choice_pol,
-        double_pol,
-        fixed_order,
-        doubling_on,
-        table,
-        mean,
-        bonus,
-        tau,
-        theta,
-        vt,
-        out_variant,
-        out_dbl,
-        out_raw,
-        out_final,
-        out_totals,
+    policies = (card_strat, choice_pol, double_pol, fixed_order, doubling_on)
+    models = (mean, bonus, tau, theta, value_tables(coef))
+    outs = (out_variant, out_dbl, out_raw, out_final, out_totals)
+    work = (
         np.empty(52, np.int64),  # deck
         np.empty(4, np.uint64),  # dealt
-        np.empty(4, np.uint64),  # hands
-        np.empty(4, np.int64),  # scores
-        np.empty(4, np.int64),  # tricks
-        np.empty(4, np.int64),  # order
-        np.empty(0, np.int64),  # no_trace
-        np.empty(52, np.uint64),  # rnd
-        np.empty(12),  # relv
-        np.empty(12),  # cvals
+        np.empty(N_VARIANTS),  # relv
+        np.empty(N_VARIANTS),  # cvals
         np.zeros(4),  # own_ev
-        np.zeros((4, 4), np.int64),  # stake: directions doubled per seat pair: what play weighs
         np.zeros(4, np.bool_),  # had_trump
         np.zeros(4, np.int64),  # totals
         np.empty(4, np.int64),  # strat
         np.empty(4, np.int64),  # pol
         np.empty(4, np.int64),  # dpol: pol, less the seats a Domino restriction keeps out
     )
+    return _play_game_rows(key, game_start, policies, table, models, outs, work, playout_scratch())
 
 
 @jit(_nrt=False)  # allocates nothing: see _jit.jit
-def _play_game_rows(
-    key,
-    game_start,
-    card_strat,
-    choice_pol,
-    double_pol,
-    fixed_order,
-    doubling_on,
-    table,
-    mean,
-    bonus,
-    tau,
-    theta,
-    vt,
-    out_variant,
-    out_dbl,
-    out_raw,
-    out_final,
-    out_totals,
-    deck,
-    dealt,
-    hands,
-    scores,
-    tricks,
-    order,
-    no_trace,
-    rnd,
-    relv,
-    cvals,
-    own_ev,
-    stake,
-    had_trump,
-    totals,
-    strat,
-    pol,
-    dpol,
-):
-    n = out_totals.shape[0]
+def _play_game_rows(key, game_start, policies, table, models, outs, work, scratch):
+    card_strat, choice_pol, double_pol, fixed_order, doubling_on = policies
+    mean, bonus, tau, theta, vt = models
+    out_variant, out_dbl, out_raw, out_final, out_totals = outs
+    deck, dealt, relv, cvals, own_ev, had_trump, totals, strat, pol, dpol = work
+    scores, stake = scratch[2], scratch[6]  # stake: directions doubled per seat pair
     restricted = domino_restricted(table)
     chooser_starts = table[0, F_CHOOSER_STARTS] != 0
-    for i in range(n):
+    for i in range(out_totals.shape[0]):
         g = game_start + i
         d0 = g & 3  # the first dealer rotates across games: no seat is favoured
-        neg_free = (1 << N_NEG) - 1
-        trump_free = 31
+        neg_free = (1 << N_NEGATIVE) - 1
+        trump_free = (1 << N_TRUMP_OPTIONS) - 1
         game_total = 0
         any_advanced = False
         for p in range(4):
@@ -298,24 +275,14 @@ def _play_game_rows(
             # his turns are this deal and every fourth after it
             turns_left = (DEALS_PER_GAME - 1 - k) // 4 + 1
             fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
-            if fixed_order:
-                if k < N_NEG:
-                    may_trump = False
-                    must_trump = False
-                    mask = 1 << k
-                else:
-                    may_trump = True
-                    must_trump = True
-                    mask = 0
-            else:
-                mask = neg_free
-                may_trump = not had_trump[chooser]
-                must_trump = may_trump and turns_left == 1
+            mask, may_trump, must_trump = contract_options(
+                fixed_order, k, neg_free, not had_trump[chooser], turns_left
+            )
             if restricted and not must_trump:
                 mask = without_domino(mask, dealt[chooser], may_trump, trump_free)
             if fitted_choice:
                 seat_values(dealt[chooser], 2, vt, cvals)
-                for u in range(12):
+                for u in range(N_VARIANTS):
                     relv[u] = cvals[u] - mean[u, 2]
                 v = choose_fitted(relv, mask, trump_free, may_trump, must_trump, turns_left, tau)
             else:
@@ -323,47 +290,24 @@ def _play_game_rows(
                 v, cs = choose_random(cs, mask, trump_free, may_trump, must_trump)
             if v < 0:
                 return ERR_NO_CONTRACT
-            if v < N_NEG:
+            if v < N_NEGATIVE:
                 neg_free &= ~(1 << v)
             else:
-                trump_free &= ~(1 << (v - N_NEG))
+                trump_free &= ~(1 << (v - N_NEGATIVE))
                 had_trump[chooser] = True
             out_variant[i, k] = v
-            total = np.float64(table[v, F_TOTAL])
             game_total += table[v, F_TOTAL]
             bits = 0
             if doubling_on:
-                for p in range(4):
-                    dpol[p] = pol[p]
-                    if restricted and v == DOMINO and (dealt[p] & _ACES_TWOS) == 0:
-                        dpol[p] = DOUBLE_NEVER
-                    if dpol[p] == DOUBLE_FITTED:
-                        if p == chooser and fitted_choice:  # weighed for the choice already
-                            own_ev[p] = cvals[v]
-                        else:
-                            own_ev[p] = seat_value(dealt[p], v, (p - dealer) & 3, vt)
-                bits = doubling_pass(
-                    v, dealer, dpol, own_ev, mean, bonus, theta, total, chooser_starts
-                )
-            for p in range(4):
-                hands[p] = dealt[p]
+                deal_models = (mean, bonus, tau, theta, vt, np.float64(table[v, F_TOTAL]),
+                               chooser_starts)  # fmt: skip
+                bits = deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals,
+                                    deal_models, (own_ev, dpol))  # fmt: skip
             if any_advanced:  # only advanced play reads the stakes
                 for p in range(4):
                     for q in range(4):
                         stake[p, q] = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
-            play_staked(
-                table[v],
-                hands,
-                dealer,
-                strat,
-                play_state(ds, v),
-                rnd,
-                scores,
-                tricks,
-                order,
-                no_trace,
-                stake,
-            )
+            play_dealt(table, v, dealt, ds, dealer, strat, scratch)
             for p in range(4):
                 final = scores[p]
                 if bits:

@@ -7,13 +7,26 @@ a different table.
 
 import numpy as np
 
-# Contract variant ids (docs/ENGINE.md).
-BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN, HARTENHEER, LAATSTE_SLAG, DOMINO = range(7)
-TROEVEN_C, TROEVEN_D, TROEVEN_H, TROEVEN_S, TROEVEN_NT = range(7, 12)
-N_VARIANTS = 12
-
-# What a variant is played as.
-KIND_NEGATIVE, KIND_DOMINO, KIND_TROEVEN = 0, 1, 2
+from .ids import (
+    BEER_CARD,
+    BEER_CARD_NAME,
+    BUKKEN,
+    DOMINO,
+    HARTENHEER,
+    HARTENJAGEN,
+    HEARTS_SUIT,
+    HERENBOEREN,
+    KIND_DOMINO,
+    KIND_NEGATIVE,
+    KIND_TROEVEN,
+    LAATSTE_SLAG,
+    N_CARDS,
+    N_VARIANTS,
+    TROEVEN,
+    TROEVEN_C,
+    TROEVEN_NT,
+    VROUWEN,
+)
 
 # Column layout of a row.
 F_CONTRACT = 0  # contract id 0..7 (7 = troeven), chooses the strategy family
@@ -33,8 +46,8 @@ F_PTS_A_MASK = 11
 F_PTS_A = 12
 F_PTS_B_MASK = 13
 F_PTS_B = 14
-F_CARD_PTS = 15  # 52 columns: points per card taken
-F_TRUMP_PLAY = F_CARD_PTS + 52  # trump-play mode: TRUMP_OPTIONAL, _MUST or _OVER (below)
+F_CARD_PTS = 15  # N_CARDS columns: points per card taken
+F_TRUMP_PLAY = F_CARD_PTS + N_CARDS  # trump-play mode: TRUMP_OPTIONAL, _MUST or _OVER (below)
 F_DOMINO_ACES = F_TRUMP_PLAY + 1  # where aces go in Domino: ACES_HIGH or ACES_EITHER (below)
 F_DOMINO_NEEDS = F_TRUMP_PLAY + 2  # 1: Domino may be chosen (and doubled) only holding an A or 2
 F_CHOOSER_STARTS = F_TRUMP_PLAY + 3  # 1: the chooser may start doubles, not only double back
@@ -69,11 +82,10 @@ STANDARD_POINTS = {
     "troeven.trick": 10,
 }
 
-# A house-rules contract that takes Domino's slot (variant id 6) when a ruleset plays it:
-# the beer card ("bierkaart"), a negative trick contract in which whoever takes the 7 of
-# diamonds scores -50 (a row of the negative trick engine, F_KIND = KIND_NEGATIVE).
-BEER_CARD = 13 * 1 + 5  # the 7 of diamonds
-BEER_CARD_POINTS = {"bierkaart.seven_of_diamonds": -50}
+# The beer card (ids.BEER_CARD) takes Domino's slot when a ruleset plays it: a negative trick
+# contract in which whoever takes the 7 of diamonds scores -50 (a row of the negative trick
+# engine, F_KIND = KIND_NEGATIVE).
+BEER_CARD_POINTS = {f"{BEER_CARD_NAME}.seven_of_diamonds": -50}
 
 SUIT_BITS = 0x1FFF
 
@@ -120,16 +132,16 @@ def build_table(
     t[:, F_DOMINO_NEEDS] = domino_needs
     t[:, F_CHOOSER_STARTS] = chooser_starts
     for v in range(N_VARIANTS):
-        t[v, F_CONTRACT] = min(v, 7)
+        t[v, F_CONTRACT] = min(v, TROEVEN)
         t[v, F_KIND] = KIND_NEGATIVE if v < DOMINO else KIND_DOMINO if v == DOMINO else KIND_TROEVEN
 
     def card_points(v: int, mask: int, pts: int) -> None:
-        for c in range(52):
+        for c in range(N_CARDS):
             if mask >> c & 1:
                 t[v, F_CARD_PTS + c] = pts
 
     t[BUKKEN, F_TRICK_PTS] = pts["bukken.trick"]
-    hearts = SUIT_BITS << 26
+    hearts = SUIT_BITS << (13 * HEARTS_SUIT)
     card_points(HARTENJAGEN, hearts, pts["hartenjagen.heart"])
     t[HARTENJAGEN, F_BAN_HEART_LEAD] = heart_lead
     card_points(HERENBOEREN, _rank_mask(11), pts["herenboeren.king"])
@@ -137,14 +149,14 @@ def build_table(
     t[HERENBOEREN, F_TOP_MASK] = _rank_mask(11)
     card_points(VROUWEN, _rank_mask(10), pts["vrouwen.queen"])
     t[VROUWEN, F_TOP_MASK] = _rank_mask(10)
-    king_of_hearts = 1 << (26 + 11)
+    king_of_hearts = 1 << (13 * HEARTS_SUIT + 11)
     card_points(HARTENHEER, king_of_hearts, pts["hartenheer.king_of_hearts"])
     t[HARTENHEER, F_TOP_MASK] = king_of_hearts
     t[HARTENHEER, F_BAN_HEART_LEAD] = heart_lead
     t[LAATSTE_SLAG, F_LAST_PTS] = pts["laatste_slag.last_trick"]
     if beer_card:
         t[DOMINO, F_KIND] = KIND_NEGATIVE  # F_CONTRACT stays 6: no contract-specific tactics
-        card_points(DOMINO, 1 << BEER_CARD, pts["bierkaart.seven_of_diamonds"])
+        card_points(DOMINO, 1 << BEER_CARD, pts[f"{BEER_CARD_NAME}.seven_of_diamonds"])
         t[DOMINO, F_TOP_MASK] = 1 << BEER_CARD
     else:
         t[DOMINO, F_DOMINO_LAST_PTS] = pts["domino.last_card"]
@@ -154,12 +166,12 @@ def build_table(
         t[v, F_TRUMP_PLAY] = trump_play if v != TROEVEN_NT else TRUMP_OPTIONAL
     for v in range(N_VARIANTS):
         pen = 0
-        for c in range(52):
+        for c in range(N_CARDS):
             if t[v, F_CARD_PTS + c] != 0:
                 pen |= 1 << c
         t[v, F_PEN_MASK] = pen
         classes: dict[int, int] = {}
-        for c in range(52):
+        for c in range(N_CARDS):
             pts = int(t[v, F_CARD_PTS + c])
             if pts:
                 classes[pts] = classes.get(pts, 0) | 1 << c
@@ -173,6 +185,6 @@ def build_table(
             13 * t[v, F_TRICK_PTS]
             + t[v, F_LAST_PTS]
             + t[v, F_DOMINO_LAST_PTS]
-            + int(t[v, F_CARD_PTS : F_CARD_PTS + 52].sum())
+            + int(t[v, F_CARD_PTS : F_CARD_PTS + N_CARDS].sum())
         )
     return t

@@ -26,7 +26,7 @@ from .cards import (
     suit_of,
     suits_held,
 )
-from .playout import domino_after
+from .domino import domino_after
 from .ruleset import ACES_HIGH, BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN
 from .strategy_basic import (
     discard_suit_terms,

@@ -20,11 +20,12 @@ from pathlib import Path
 import numpy as np
 
 from bonken_sim._core import kernels as K
+from bonken_sim._core.ids import N_VARIANTS, STRATEGY_NAMES
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
 from bonken_sim.rules.names import VARIANTS
 
-STRATEGIES = {"random": 0, "basic": 1, "advanced": 2}
+STRATEGIES = {name: tier for tier, name in enumerate(STRATEGY_NAMES)}  # name -> tier id
 REFERENCE_STRATEGIES = ("random", "basic")  # the tiers tests/reference implements
 
 
@@ -80,7 +81,7 @@ def reference_rate(seed: int, deals: int, strategy: int) -> float | None:
     t0 = time.perf_counter()
     n = 0
     for d in range(deals):
-        for v in range(12):
+        for v in range(N_VARIANTS):
             ref.play_deal(seed, d, v, (strategy,) * 4, 0)
             n += 1
     return n / (time.perf_counter() - t0)
@@ -112,7 +113,7 @@ def run_bench(
     compile_s = warmup()
     table = standard_table()
     key = seed_key(seed)
-    all_v = np.arange(12, dtype=np.int64)
+    all_v = np.arange(N_VARIANTS, dtype=np.int64)
     result: dict = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -212,18 +213,18 @@ def _yardstick(
     kernels = {"plain": baseline_playouts, "tuned": tuned_playouts}
     for kern in kernels.values():
         kern(key, 0, 10)  # compiled or loaded before any timing
-    all_v = np.arange(12, dtype=np.int64)
+    all_v = np.arange(N_VARIANTS, dtype=np.int64)
     cpu: dict[str, list[float]] = {k: [] for k in [*kernels, *strategies]}
     for r in range(repeats):
         start = 3 * 10**9 + r * deals
         for name, kern in kernels.items():
             cpu[name].append(cpu_rate(kern, key, start, deals))
         for sname, sid in strategies.items():
-            bufs = _alloc(deals, 12)
+            bufs = _alloc(deals, N_VARIANTS)
             strat = np.full(4, sid, np.int64)
             t0 = time.thread_time()
             K.simulate_batch(key, start, 0, all_v, strat, table, *bufs)
-            cpu[sname].append(12 * deals / (time.thread_time() - t0))
+            cpu[sname].append(N_VARIANTS * deals / (time.thread_time() - t0))
     med = {k: statistics.median(v) for k, v in cpu.items()}
     base = max(med["plain"], med["tuned"])
     doc: dict = {

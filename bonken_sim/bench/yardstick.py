@@ -18,9 +18,10 @@ import numpy as np
 from bonken_sim._core._jit import jit
 from bonken_sim._core.cards import SUIT_MASKS, U0, U1, kth_lowest, npop
 from bonken_sim._core.deal import deal_into
+from bonken_sim._core.ids import TROEVEN_NT
 from bonken_sim._core.rng import deal_state, fill_draws, play_state, scale_draw
 
-NT_VARIANT = 11  # troeven_NT
+NT_VARIANT = TROEVEN_NT
 
 
 @jit

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bonken_sim._core import game as G
+from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
 from bonken_sim.models.choice import NAMES, Models, load_models
@@ -133,7 +134,7 @@ class ModelArrays:
 
 
 def model_arrays(models: Models) -> ModelArrays:
-    coef = np.zeros((12, 4, len(FULL_FEATURES)))
+    coef = np.zeros((N_VARIANTS, 4, len(FULL_FEATURES)))
     for v, name in enumerate(NAMES):
         cols = [FULL_FEATURES.index(f) for f in ("const", *VARIANT_FEATURES[name])]
         for rel in range(4):
@@ -141,7 +142,7 @@ def model_arrays(models: Models) -> ModelArrays:
     mean = np.array([[models.mean[n][r] for r in range(4)] for n in NAMES], dtype=np.float64)
     bonus = np.array([models.choice.get("selection_bonus", {}).get(n, 0.0) for n in NAMES])
     tau = np.array([-np.inf, -np.inf, models.tau(2), models.tau(3)])
-    theta = np.full((12, 4), np.inf)
+    theta = np.full((N_VARIANTS, 4), np.inf)
     for v, name in enumerate(NAMES):
         if models.doubling.get(name):
             theta[v] = thresholds(models, name)
@@ -151,7 +152,7 @@ def model_arrays(models: Models) -> ModelArrays:
 # The contract whose fitted choice and doubling models a house-rules contract borrows until
 # one is fitted for it: the beer card (bierkaart, in Domino's slot) borrows hartenheer's, the
 # other negative trick contract in which one card costs -50.
-BORROWED_MODEL = {"bierkaart": "hartenheer"}
+BORROWED_MODEL = {BEER_CARD_NAME: "hartenheer"}
 
 
 def models_for_table(ma: ModelArrays, table: np.ndarray) -> ModelArrays:

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bonken_sim._core import kernels as K
-from bonken_sim._core.playout import PASS
+from bonken_sim._core.ids import PASS
+from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNER
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO, standard_table
+from bonken_sim._core.trick import beats
 from bonken_sim.rules.names import (
     Strategy,
     Variant,
@@ -97,6 +99,17 @@ def deal_hands(seed: int, deal: int) -> list[int]:
     return [int(h) for h in hands]
 
 
+@dataclass(frozen=True)
+class TrickResult:
+    """One trick as the engine played and scored it."""
+
+    leader: int  # the seat that led
+    seats: tuple[int, ...]  # the four seats in playing order
+    cards: tuple[int, ...]  # their cards, in the same order
+    winner: int  # the seat that took the trick
+    points: int  # what the winner scored for it (the last trick's points included)
+
+
 @dataclass
 class Playout:
     """One deal of one variant, played: who played what, tricks and scores."""
@@ -128,6 +141,23 @@ class Playout:
     def contract_name(self) -> str:
         return contract_name(self.variant, self.ruleset)
 
+    def trick_results(self) -> list[TrickResult]:
+        """Every trick of a trick contract (none for Domino): its seats and cards, who took
+        it and what it scored, from the engine's own replay of the plays."""
+        if self.is_domino:
+            return []
+        walk = _walk(self.variant, self.dealer, self.hands, self.plays, self.ruleset)
+        return [
+            TrickResult(
+                leader=int(walk.results[t, R_LEADER]),
+                seats=tuple(self.seats[4 * t : 4 * t + 4]),
+                cards=tuple(int(c) for c in self.plays[4 * t : 4 * t + 4] if c is not None),
+                winner=int(walk.results[t, R_WINNER]),
+                points=int(walk.results[t, R_POINTS]),
+            )
+            for t in range(len(self.plays) // 4)
+        ]
+
     def record(self) -> dict:
         """The trace record (the exact ``bonken-sim trace`` JSON object)."""
         return {
@@ -143,14 +173,14 @@ class Playout:
 
 
 def trick_winner(trick: Sequence[int | None], trump: str | None) -> int:
-    """Index in ``trick`` (cards in playing order) of the card that wins it."""
+    """Index in ``trick`` (cards in playing order) of the card that wins it (the core's
+    ``trick.beats`` decides)."""
     trump_suit = "CDHS".index(trump) if trump in ("C", "D", "H", "S") else -1
     win = 0
     for i in range(1, len(trick)):
         a, b = trick[i], trick[win]
         assert a is not None and b is not None
-        same = a // 13 == b // 13
-        if (same and a > b) or (not same and a // 13 == trump_suit):
+        if beats(a, b, trump_suit):
             win = i
     return win
 
@@ -160,34 +190,54 @@ def is_domino(variant: Variant, ruleset: Ruleset = STANDARD) -> bool:
     return bool(ruleset.table[variant.id, F_KIND] == KIND_DOMINO)
 
 
-def _seats_of(
+@dataclass
+class _Walk:
+    """The replay kernel's verdict on a record and what it found on the way."""
+
+    verdict: int
+    index: int  # the offending entry (or the number of entries read)
+    seat: int  # the seat to act at ``index`` (-1 once the deal is over)
+    legal: int  # that seat's legal cards there (a mask)
+    scores: np.ndarray
+    seats: np.ndarray  # who made each play
+    results: np.ndarray  # (13, 3): each trick's leader, winner and points (trick contracts)
+
+
+def _walk(
+    variant: Variant,
+    dealer: int,
+    hands: Sequence[int],
+    plays: Sequence[int | None],
+    ruleset: Ruleset = STANDARD,
+) -> _Walk:
+    """Replay ``plays`` (card indices, None or PASS for a pass) in the engine's kernel."""
+    codes = np.array([PASS if c is None else c for c in plays], dtype=np.int64)
+    scores = np.zeros(4, np.int64)
+    seats = np.full(len(codes), -1, np.int64)
+    results = np.zeros((13, N_RESULT_FIELDS), np.int64)
+    verdict, index, seat, legal = K.replay(
+        ruleset.table[variant.id],
+        np.array(hands, dtype=np.uint64),
+        dealer,
+        codes,
+        scores,
+        np.zeros(4, np.int64),
+        seats,
+        results,
+    )
+    return _Walk(int(verdict), int(index), int(seat), int(legal), scores, seats, results)
+
+
+def seats_of(
     variant: Variant,
     dealer: int,
     hands: list[int],
     plays: list[int | None],
     ruleset: Ruleset = STANDARD,
 ) -> list[int]:
-    """Which seat made each play (follows from the rules)."""
-    seats: list[int] = []
-    if is_domino(variant, ruleset):
-        held = list(hands)
-        turn = (dealer + 1) % 4
-        for c in plays:
-            while held[turn] == 0:
-                turn = (turn + 1) % 4
-            seats.append(turn)
-            if c is not None:
-                held[turn] &= ~(1 << c)
-            turn = (turn + 1) % 4
-        return seats
-    leader = (dealer + 1) % 4
-    for t in range(0, len(plays), 4):
-        trick = plays[t : t + 4]
-        order = [(leader + i) % 4 for i in range(len(trick))]
-        seats.extend(order)
-        if len(trick) == 4:
-            leader = order[trick_winner(trick, variant.trump)]
-    return seats
+    """Which seat made each play of a legal record (follows from the rules; the engine's
+    replay walks it)."""
+    return [int(p) for p in _walk(variant, dealer, hands, plays, ruleset).seats]
 
 
 def play(
@@ -247,7 +297,7 @@ def play(
         strategies=strats,
         hands=hand_list,
         plays=plays,
-        seats=_seats_of(variant, dealer, hand_list, plays, rules),
+        seats=seats_of(variant, dealer, hand_list, plays, rules),
         scores=[int(x) for x in scores],
         tricks=[int(x) for x in tricks],
         out_order=out_order,
@@ -298,7 +348,6 @@ def replay(record: dict) -> list[int]:
     """
     rules = record_ruleset(record)
     variant = _record_variant(record, rules)
-    table = rules.table
     dealer = record.get("dealer")
     if dealer not in (0, 1, 2, 3):
         raise IllegalPlay(f"dealer must be a seat 0-3, got {dealer!r}")
@@ -316,25 +365,18 @@ def replay(record: dict) -> list[int]:
         or (masks[0] | masks[1] | masks[2] | masks[3]) != 2**52 - 1
     ):
         raise IllegalPlay("the hands do not partition the deck")
-    hands = np.array(masks, dtype=np.uint64)
-    plays_arr = np.array(plays, dtype=np.int64)
-    scores = np.zeros(4, np.int64)
-    tricks = np.zeros(4, np.int64)
-    verdict, index = K.replay(table[variant.id], hands, dealer, plays_arr, scores, tricks)
-    if verdict != K.OK:
-        where = _describe_step(variant, index, rules)
-        what = _VERDICTS[verdict]
-        if verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
-            seat, legal = K.legal_now(
-                table[variant.id], np.array(masks, dtype=np.uint64), dealer, plays_arr[:index]
-            )
-            legal_txt = sorted(card_str(c) for c in mask_cards(int(legal)))
-            card = raw_plays[index]
-            if verdict == K.BAD_PASS:
-                raise IllegalPlay(f"{where}: seat {seat} {what}; legal {legal_txt}")
-            raise IllegalPlay(f"{where}: seat {seat} {what} {card}; legal {legal_txt}")
+    walk = _walk(variant, dealer, masks, plays, rules)
+    if walk.verdict != K.OK:
+        where = _describe_step(variant, walk.index, rules)
+        what = _VERDICTS[walk.verdict]
+        if walk.verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
+            legal_txt = sorted(card_str(c) for c in mask_cards(walk.legal))
+            card = raw_plays[walk.index]
+            if walk.verdict == K.BAD_PASS:
+                raise IllegalPlay(f"{where}: seat {walk.seat} {what}; legal {legal_txt}")
+            raise IllegalPlay(f"{where}: seat {walk.seat} {what} {card}; legal {legal_txt}")
         raise IllegalPlay(f"{where}: {what}")
-    return [int(x) for x in scores]
+    return [int(x) for x in walk.scores]
 
 
 def _describe_step(variant: Variant, i: int, ruleset: Ruleset = STANDARD) -> str:

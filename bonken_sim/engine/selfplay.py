@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bonken_sim._core import kernels as K
+from bonken_sim._core.ids import N_VARIANTS
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
 from bonken_sim.engine.play import parse_strategies, strategy_array
@@ -37,16 +38,16 @@ def self_play(
     start: int = 0,
     dealer: int = 0,
 ) -> SelfPlay:
-    """Play deals ``start … start + deals - 1`` of ``seed`` in all twelve variants."""
+    """Play deals ``start … start + deals - 1`` of ``seed`` in every variant."""
     threads = threads or os.cpu_count() or 1
     strat = strategy_array(parse_strategies(strategies))
-    variants = np.arange(12, dtype=np.int64)
+    variants = np.arange(N_VARIANTS, dtype=np.int64)
     table = standard_table()
     key = seed_key(seed)
     hands = np.zeros((deals, 4), np.uint64)
-    scores = np.zeros((deals, 12, 4), np.int16)
-    tricks = np.zeros((deals, 12, 4), np.int8)
-    order = np.zeros((deals, 12, 4), np.int8)
+    scores = np.zeros((deals, N_VARIANTS, 4), np.int16)
+    tricks = np.zeros((deals, N_VARIANTS, 4), np.int8)
+    order = np.zeros((deals, N_VARIANTS, 4), np.int8)
     step = max(1, -(-deals // (4 * threads)))  # a few slices per thread evens out the load
 
     def work(lo: int) -> None:

@@ -11,12 +11,13 @@ def warmup() -> float:
     """Compile (or load from cache) every kernel by calling it once; returns the seconds taken."""
     t0 = time.perf_counter()
     from bonken_sim._core import kernels as K
+    from bonken_sim._core.ids import N_VARIANTS
     from bonken_sim._core.rng import seed_key
     from bonken_sim._core.ruleset import standard_table
 
     table = standard_table()
     key = seed_key(0)
-    variants = np.arange(12, dtype=np.int64)
+    variants = np.arange(N_VARIANTS, dtype=np.int64)
     strat = np.array([0, 1, 0, 1], dtype=np.int64)
     n = 2
     K.simulate_batch(
@@ -27,11 +28,11 @@ def warmup() -> float:
         strat,
         table,
         np.zeros((n, 4), np.uint64),
-        np.zeros((n, 12, 4), np.int16),
-        np.zeros((n, 12, 4), np.int8),
-        np.zeros((n, 12, 4), np.int8),
+        np.zeros((n, N_VARIANTS, 4), np.int16),
+        np.zeros((n, N_VARIANTS, 4), np.int8),
+        np.zeros((n, N_VARIANTS, 4), np.int8),
     )
-    # Deals with an advanced seat run their own loops (_core/playout_advanced).
+    # Deals with an advanced seat run their own builds of the play loops.
     K.simulate_batch(
         key,
         0,
@@ -40,17 +41,18 @@ def warmup() -> float:
         np.array([2, 1, 0, 2], dtype=np.int64),
         table,
         np.zeros((n, 4), np.uint64),
-        np.zeros((n, 12, 4), np.int16),
-        np.zeros((n, 12, 4), np.int8),
-        np.zeros((n, 12, 4), np.int8),
+        np.zeros((n, N_VARIANTS, 4), np.int16),
+        np.zeros((n, N_VARIANTS, 4), np.int8),
+        np.zeros((n, N_VARIANTS, 4), np.int8),
     )
     hands = np.zeros(4, np.uint64)
     four = [np.zeros(4, np.int64) for _ in range(3)]
     trace = np.zeros(K.TRACE_LEN, np.int64)
     for v in (0, 6):
         n_tr = K.trace_deal(key, 0, 0, v, strat, table, hands, *four, trace)
-        K.replay(table[v], hands.copy(), 0, trace[:n_tr].copy(), four[0], four[1])
-        K.legal_now(table[v], hands.copy(), 0, trace[:3].copy())
+        seats = np.zeros(n_tr, np.int64)
+        results = np.zeros((13, 3), np.int64)
+        K.replay(table[v], hands.copy(), 0, trace[:n_tr].copy(), four[0], four[1], seats, results)
     K.deal_hands(key, 0, hands)
     from bonken_sim.runs.deals import warm_kernels  # the run's feature and column kernels
 

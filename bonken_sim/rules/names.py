@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
+from bonken_sim._core import ids
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -17,30 +19,30 @@ SUIT_SYMBOLS = "♣♦♥♠"
 class Contract(IntEnum):
     """The eight contracts (troeven is played with one of five trump options)."""
 
-    BUKKEN = 0
-    HARTENJAGEN = 1
-    HERENBOEREN = 2
-    VROUWEN = 3
-    HARTENHEER = 4
-    LAATSTE_SLAG = 5
-    DOMINO = 6
-    TROEVEN = 7
+    BUKKEN = ids.BUKKEN
+    HARTENJAGEN = ids.HARTENJAGEN
+    HERENBOEREN = ids.HERENBOEREN
+    VROUWEN = ids.VROUWEN
+    HARTENHEER = ids.HARTENHEER
+    LAATSTE_SLAG = ids.LAATSTE_SLAG
+    DOMINO = ids.DOMINO
+    TROEVEN = ids.TROEVEN
 
     @property
     def label(self) -> str:
         return self.name.lower()
 
 
-NEGATIVE_CONTRACTS = tuple(Contract)[:7]
+NEGATIVE_CONTRACTS = tuple(Contract)[: ids.N_NEGATIVE]
 TRUMPS = ("C", "D", "H", "S", "NT")
 
 
 class Strategy(IntEnum):
     """Card-play strategies, chosen per seat (docs/ENGINE.md)."""
 
-    RANDOM = 0
-    BASIC = 1
-    ADVANCED = 2
+    RANDOM = ids.STRAT_RANDOM
+    BASIC = ids.STRAT_BASIC
+    ADVANCED = ids.STRAT_ADVANCED
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class Variant:
     @property
     def id(self) -> int:
         if self.contract is Contract.TROEVEN:
-            return 7 + TRUMPS.index(self.trump or "")
+            return ids.TROEVEN_C + TRUMPS.index(self.trump or "")
         return int(self.contract)
 
     @property
@@ -75,7 +77,7 @@ VARIANT_NAMES = tuple(v.name for v in VARIANTS)
 # The beer card ("bierkaart", whoever takes the 7♦ scores -50) is a house-rules contract that
 # takes Domino's slot (variant id 6, Contract.DOMINO) when a ruleset lists it in
 # ``negatives``; under such a ruleset variant 6 is named "bierkaart" everywhere.
-BEER_CARD_NAME = "bierkaart"
+BEER_CARD_NAME = ids.BEER_CARD_NAME
 
 
 def plays_beer_card(ruleset: object = None) -> bool:
@@ -94,7 +96,8 @@ def variant_names(ruleset: object = None) -> tuple[str, ...]:
     """
     if not plays_beer_card(ruleset):
         return VARIANT_NAMES
-    return (*VARIANT_NAMES[:6], BEER_CARD_NAME, *VARIANT_NAMES[7:])
+    slot = ids.DOMINO
+    return (*VARIANT_NAMES[:slot], BEER_CARD_NAME, *VARIANT_NAMES[slot + 1 :])
 
 
 def contract_names(ruleset: object = None) -> tuple[str, ...]:
@@ -102,7 +105,8 @@ def contract_names(ruleset: object = None) -> tuple[str, ...]:
     names = tuple(c.label for c in Contract)
     if not plays_beer_card(ruleset):
         return names
-    return (*names[:6], BEER_CARD_NAME, names[7])
+    slot = ids.DOMINO
+    return (*names[:slot], BEER_CARD_NAME, *names[slot + 1 :])
 
 
 def variant_name(variant: Variant | int, ruleset: object = None) -> str:

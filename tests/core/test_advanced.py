@@ -9,7 +9,8 @@ import pytest
 import bonken_sim
 from bonken_sim._core import strategy_advanced as A
 from bonken_sim._core import strategy_basic as B
-from bonken_sim._core.playout_advanced import STRAT_ADVANCED, play_staked
+from bonken_sim._core.ids import STRAT_ADVANCED
+from bonken_sim._core.playout import play_staked
 from bonken_sim._core.ruleset import (
     ACES_HIGH,
     BUKKEN,

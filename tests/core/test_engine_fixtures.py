@@ -19,7 +19,7 @@ import bonken_sim
 from bonken_sim import IllegalPlay
 from bonken_sim._core import kernels as K
 from bonken_sim._core.ruleset import standard_table
-from bonken_sim.engine.play import _seats_of
+from bonken_sim.engine.play import seats_of
 from bonken_sim.rules.names import make_variant
 from tests.core.fixtures_hand import FIXTURES
 
@@ -148,8 +148,17 @@ def engine_replay_detail(fixture: dict) -> tuple[int, int, list[int], list[int]]
     hands = np.array([sum(1 << parse_card(c) for c in h) for h in fixture["hands"]], np.uint64)
     plays = np.array([K.PASS if p == "pass" else parse_card(p) for p in fixture["plays"]], np.int64)
     scores, tricks = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    verdict, index = K.replay(
-        standard_table()[variant.id], hands, fixture["dealer"], plays, scores, tricks
+    seats = np.zeros(len(plays), np.int64)
+    no_results = np.zeros((0, 3), np.int64)
+    verdict, index, _seat, _legal = K.replay(
+        standard_table()[variant.id],
+        hands,
+        fixture["dealer"],
+        plays,
+        scores,
+        tricks,
+        seats,
+        no_results,
     )
     return int(verdict), int(index), scores.tolist(), tricks.tolist()
 
@@ -190,14 +199,14 @@ def test_engine_replay_kernel_counts_the_hand_worked_tricks(fixture):
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=IDS)
 def test_engine_seats_follow_the_hand_worked_trick_winners(fixture):
-    """``Playout.seats`` machinery (play._seats_of) assigns every play to the seat the
+    """``Playout.seats`` machinery (play.seats_of) assigns every play to the seat the
     independent walk does; for trick contracts, each trick's leader is the previous winner."""
     variant = make_variant(fixture["contract"], fixture["trump"])
     from bonken_sim.rules.names import parse_card
 
     masks = [sum(1 << parse_card(c) for c in h) for h in fixture["hands"]]
     plays = [None if p == "pass" else parse_card(p) for p in fixture["plays"]]
-    seats = _seats_of(variant, fixture["dealer"], masks, plays)
+    seats = seats_of(variant, fixture["dealer"], masks, plays)
     assert seats == [seat for _i, seat, _h, _l in steps(fixture)]
     if fixture["contract"] == "domino":
         out = []

@@ -1,0 +1,42 @@
+"""Every id and count of the game, written once: contract variants, contracts, kinds, strategy
+tiers, strategy families, the Domino pass code and the beer card.
+
+The kernels read these as compile-time constants; the Python side (``rules.names``: the
+Contract, Strategy and Variant names, ``bench``, ``engine``) takes its values from here, so
+a variant's or a tier's number is never written twice.
+"""
+
+# Contract variants (docs/ENGINE.md): the seven negative contracts by variant id, then
+# troeven with each trump option. A variant's id is also its row in the ruleset table.
+BUKKEN, HARTENJAGEN, HERENBOEREN, VROUWEN, HARTENHEER, LAATSTE_SLAG, DOMINO = range(7)
+TROEVEN_C, TROEVEN_D, TROEVEN_H, TROEVEN_S, TROEVEN_NT = range(7, 12)
+N_VARIANTS = 12
+N_NEGATIVE = 7  # variant ids 0..6 are the negative contracts
+N_TRUMP_OPTIONS = N_VARIANTS - N_NEGATIVE  # troeven's five: C, D, H, S and no-trump
+
+# Contracts: a negative contract's id is its variant id; every troeven variant is contract 7.
+TROEVEN = 7
+N_CONTRACTS = 8
+
+# What a variant is played as (the ruleset table's F_KIND).
+KIND_NEGATIVE, KIND_DOMINO, KIND_TROEVEN = 0, 1, 2
+
+# Card-play strategy tiers, chosen per seat (docs/ENGINE.md), by id.
+STRAT_RANDOM, STRAT_BASIC, STRAT_ADVANCED = 0, 1, 2
+STRATEGY_NAMES = ("random", "basic", "advanced")
+
+# Strategy families: which strategy code a trick loop carries (one compiled build each).
+FAMILY_RANDOM = 0  # every seat random: no strategy code at all
+FAMILY_NEGATIVE = 1  # bukken, hartenjagen, herenboeren, vrouwen, hartenheer (and the beer card)
+FAMILY_LAATSTE = 2
+FAMILY_TROEVEN = 3
+
+# Suits and cards: card c = 13 * suit + rank; suits in the order clubs, diamonds, hearts, spades.
+CLUBS, DIAMONDS, HEARTS_SUIT, SPADES = range(4)
+N_CARDS = 52
+PASS = N_CARDS  # the trace code of a Domino pass (one past the last card)
+
+# The beer card ("bierkaart"): a house-rules negative trick contract that takes Domino's slot
+# (variant id 6) when a ruleset plays it; whoever takes the 7 of diamonds scores.
+BEER_CARD_NAME = "bierkaart"
+BEER_CARD = 13 * DIAMONDS + 5  # the 7 of diamonds

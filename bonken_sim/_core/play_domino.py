@@ -1,0 +1,106 @@
+"""The Domino play loop: one deal laid to the last card.
+
+One source, compiled with and without advanced seats (a compile-time constant of each
+build): advanced seats remember every pass, since a seat that passes holds none of the cards
+playable at that moment, and the build without them carries none of that state. The rules
+of Domino (what opens, what a laid card opens, the aces) are ``domino.py``'s.
+"""
+
+import numpy as np
+
+from ._jit import jit
+from .cards import ALL52, U0, U1, kth_lowest, lowest, npop
+from .domino import domino_lay, domino_opening
+from .ids import PASS, STRAT_ADVANCED, STRAT_RANDOM
+from .rng import scale_draw
+from .ruleset import F_DOMINO_ACES, F_DOMINO_LAST_PTS, F_DOMINO_OPEN
+from .strategy_advanced import adv_domino_choice
+from .strategy_basic import domino_choice
+
+
+@jit(inline="always")
+def stuck_cards(H, turn, hands, laid_mask, playable, nh0, nh1, nh2, nh3):
+    """The cards a stuck opponent (one who provably cannot play now) may hold: those out of
+    the seat's view that he has not shown he lacks (``nh*``: the cards each seat showed it
+    does not hold, by passing)."""
+    out = ALL52 & ~H & ~laid_mask
+    stuck = U0
+    for q in range(4):
+        nh = nh0 if q == 0 else nh1 if q == 1 else nh2 if q == 2 else nh3
+        may = out & ~nh
+        live = q != turn and hands[q] != U0 and (may & playable) == U0
+        stuck |= may if live else U0
+    return stuck
+
+
+def _make_domino_loop(advanced):
+    """The Domino loop with (``advanced``) or without advanced seats."""
+
+    @jit(_nrt=False)  # allocates nothing: no reference counting on the array arguments
+    def play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace):
+        """Play Domino to the last card. ``out_order[p]`` = 0..3, the order seat p went out."""
+        open_rank = row[F_DOMINO_OPEN]
+        aces = row[F_DOMINO_ACES]
+        record = trace.shape[0] > 0
+        for p in range(4):
+            scores[p] = 0
+            out_order[p] = -1
+        playable = domino_opening(open_rank)
+        # Cards each seat has shown it does not hold (scalars: this loop allocates nothing).
+        nh0 = U0
+        nh1 = U0
+        nh2 = U0
+        nh3 = U0
+        laid_mask = U0
+        turn = (dealer + 1) & 3
+        laid = 0
+        n_out = 0
+        n = 0
+        nr = 0
+        while True:
+            H = hands[turn]
+            if H != U0:
+                L = H & playable
+                if L == U0:
+                    if advanced:
+                        nh0 |= playable if turn == 0 else U0
+                        nh1 |= playable if turn == 1 else U0
+                        nh2 |= playable if turn == 2 else U0
+                        nh3 |= playable if turn == 3 else U0
+                    if record:
+                        trace[n] = PASS
+                    n += 1
+                else:
+                    sp = strat[turn]
+                    if sp == STRAT_RANDOM:
+                        c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
+                        nr += 1
+                    elif L & (L - U1) == U0:  # a forced card: no strategy needed
+                        c = lowest(L)
+                    elif advanced and sp == STRAT_ADVANCED:
+                        stuck = stuck_cards(H, turn, hands, laid_mask, playable, nh0, nh1, nh2, nh3)
+                        c = adv_domino_choice(H, L, open_rank, aces, playable, stuck)
+                    else:
+                        c = domino_choice(H, L, open_rank, aces)
+                    cb = U1 << np.uint64(c)
+                    hands[turn] = H & ~cb
+                    if advanced:
+                        laid_mask |= cb
+                    playable, aces = domino_lay(playable, c, open_rank, aces, hands)
+                    if record:
+                        trace[n] = c
+                    n += 1
+                    laid += 1
+                    if hands[turn] == U0:
+                        out_order[turn] = n_out
+                        n_out += 1
+                    if laid == 52:
+                        scores[turn] += row[F_DOMINO_LAST_PTS]
+                        return n
+            turn = (turn + 1) & 3
+
+    return play_domino
+
+
+play_domino = _make_domino_loop(False)
+adv_domino = _make_domino_loop(True)
