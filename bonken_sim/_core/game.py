@@ -15,7 +15,7 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
-from .ids import N_NEGATIVE, N_TRUMP_OPTIONS, N_VARIANTS, STRAT_ADVANCED
+from .ids import ACES_AND_TWOS, N_NEGATIVE, N_TRUMP_OPTIONS, N_VARIANTS, STRAT_ADVANCED
 from .playout import play_dealt, playout_scratch
 from .rng import GOLDEN, deal_state, mix64, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
@@ -35,7 +35,7 @@ ERR_NO_CONTRACT = 2  # no legal contract for a chooser (cannot happen under RULE
 
 _CHOICE_SALT = np.uint64(0xC401CE)
 _S32 = np.uint64(32)
-_ACES_TWOS = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (0, 12)))
+_ACES_TWOS = np.uint64(ACES_AND_TWOS)
 
 # Every kernel here but play_games allocates nothing, so it runs without numba's reference
 # counting (_nrt=False, see _jit.jit): the per-deal calls pass many arrays.

@@ -40,3 +40,7 @@ PASS = N_CARDS  # the trace code of a Domino pass (one past the last card)
 # (variant id 6) when a ruleset plays it; whoever takes the 7 of diamonds scores.
 BEER_CARD_NAME = "bierkaart"
 BEER_CARD = 13 * DIAMONDS + 5  # the 7 of diamonds
+
+# Every ace and every 2: under the house rule domino_ace_or_two a player needs one of them to
+# choose Domino or to double in it.
+ACES_AND_TWOS = sum(1 << (13 * s + r) for s in range(4) for r in (0, 12))

@@ -29,6 +29,7 @@ from bonken_sim.engine.selfplay import self_play
 from bonken_sim.engine.staked import staked_scores
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles
+from bonken_sim.rules.names import N_VARIANTS
 from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
@@ -39,7 +40,7 @@ def card_play_rung(
 ) -> dict[str, Interval]:
     """Per variant: the hero's mean gain over the seat average, seats permuted, same deals."""
     totals = standard_deal_totals().astype(np.float64)
-    gains = np.zeros((deals, 12))
+    gains = np.zeros((deals, N_VARIANTS))
     for seat in range(4):
         strategies = [lower] * 4
         strategies[seat] = hero

@@ -64,7 +64,7 @@ def _seat_role(seat: int, dealer: int) -> str:
 
 def format_playout(p) -> list[str]:
     """A deal as a Bonken player would read it."""
-    from bonken_sim.engine.play import strategy_names, trick_winner
+    from bonken_sim.engine.play import strategy_names
 
     v = p.variant
     lines = [
@@ -94,23 +94,13 @@ def format_playout(p) -> list[str]:
         lines.append("")
         lines.append(f"  went out in order: {order}")
     else:
-        # wired to Playout.trick_results() at merge: this block re-scores each trick from the
-        # kernel's ruleset table (a layer breach: the CLI reads _core); the engine will give
-        # per trick the leader, seats, cards, winner seat and points (last-trick points too).
-        row = p.ruleset.table[v.id]
-        from bonken_sim._core.ruleset import F_CARD_PTS, F_LAST_PTS, F_TRICK_PTS
-
-        for t in range(len(p.plays) // 4):
-            cards = p.plays[4 * t : 4 * t + 4]
-            seats = p.seats[4 * t : 4 * t + 4]
-            winner = seats[trick_winner(cards, v.trump)]
-            pts = int(row[F_TRICK_PTS]) + sum(int(row[F_CARD_PTS + c]) for c in cards)
-            if t == 12:
-                pts += int(row[F_LAST_PTS])
-            shown = "  ".join(f"{q}:{card_str(c)}" for q, c in zip(seats, cards, strict=True))
+        for t, trick in enumerate(p.trick_results()):  # as the engine played and scored them
+            shown = "  ".join(
+                f"{q}:{card_str(c)}" for q, c in zip(trick.seats, trick.cards, strict=True)
+            )
             lines.append(
-                f"  trick {t + 1:2d}: seat {seats[0]} leads  {shown}   "
-                f"won by seat {winner}  {pts:+d}"
+                f"  trick {t + 1:2d}: seat {trick.leader} leads  {shown}   "
+                f"won by seat {trick.winner}  {trick.points:+d}"
             )
     lines.append("")
     lines.append("  scores: " + "  ".join(f"seat {s}: {p.scores[s]:+d}" for s in range(4)))

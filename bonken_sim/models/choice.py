@@ -25,16 +25,13 @@ import numpy as np
 
 from bonken_sim.engine.rule_table import standard_deal_totals
 from bonken_sim.models.features import FeatureCache
-from bonken_sim.rules.names import VARIANTS
+from bonken_sim.rules.names import ACES_AND_TWOS, VARIANTS
 
 NAMES = [v.name for v in VARIANTS]
 NEGATIVES = [n for n in NAMES if not n.startswith("troeven")]
 TROEVENS = [n for n in NAMES if n.startswith("troeven")]
 TOTALS = {n: float(t) for n, t in zip(NAMES, standard_deal_totals(), strict=True)}
 MODELS_FILE = "models.json"
-# Every ace and every 2: under the house rule domino_ace_or_two a player needs one of them to
-# choose Domino or to double in it.
-ACES_AND_TWOS = sum(1 << (13 * s + r) for s in range(4) for r in (0, 12))
 
 
 def holds_ace_or_two(hands) -> np.ndarray:

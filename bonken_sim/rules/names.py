@@ -34,6 +34,10 @@ class Contract(IntEnum):
 
 
 NEGATIVE_CONTRACTS = tuple(Contract)[: ids.N_NEGATIVE]
+N_VARIANTS = ids.N_VARIANTS  # the seven negative contracts, then troeven's five trump options
+# Every ace and every 2 (a card mask): under the house rule domino_ace_or_two a player needs
+# one of them to choose Domino or to double in it.
+ACES_AND_TWOS = ids.ACES_AND_TWOS
 TRUMPS = ("C", "D", "H", "S", "NT")
 
 

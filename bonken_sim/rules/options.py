@@ -12,6 +12,7 @@ from typing import Any
 from bonken_sim._core.ruleset import (
     ACES_EITHER,
     ACES_HIGH,
+    BEER_CARD_NAME,
     BEER_CARD_POINTS,
     HEART_LEAD_BANNED,
     HEART_LEAD_BROKEN,
@@ -39,7 +40,7 @@ STANDARD_NEGATIVES = (
     "laatste_slag",
     "domino",
 )
-BEER_CARD = "bierkaart"
+BEER_CARD = BEER_CARD_NAME  # the contract in variant 6's slot that plays the beer card
 SLOT_6 = ("domino", BEER_CARD)  # the contracts that can fill variant id 6
 NEGATIVE_CONTRACTS = (*STANDARD_NEGATIVES, BEER_CARD)
 # Every point key a ruleset may set, the beer card's after Domino's (the slot they share).

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bonken_sim.rules.names import N_VARIANTS, Strategy
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
 from bonken_sim.runs.deal_config import RunConfig
 from bonken_sim.runs.directory import check_worker_versions
@@ -20,6 +21,8 @@ from bonken_sim.runs.pipeline import deliver
 from bonken_sim.runs.schema import Chunk
 
 TASK_DEALS = 8192
+# The warm-up task's seats: both card-play codes a run of basic or random seats compiles.
+WARM_STRATEGIES = (Strategy.BASIC, Strategy.RANDOM, Strategy.BASIC, Strategy.RANDOM)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def play_task(task: Task) -> TaskResult:
 def warm_kernels() -> float:
     """Compile or load every kernel a run uses; the seconds it took."""
     t0 = time.perf_counter()
-    play_task(Task(0, 0, 2, 0, tuple(range(12)), (1, 0, 1, 0)))
+    play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
     return time.perf_counter() - t0
 
 

@@ -12,7 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.rules.names import VARIANT_NAMES, VARIANTS, contract_names, variant_names
+from bonken_sim.rules.names import (
+    BEER_CARD_NAME,
+    VARIANT_NAMES,
+    VARIANTS,
+    contract_names,
+    variant_names,
+)
 from bonken_sim.runs.manifest import NotARun, read_manifest
 from bonken_sim.runs.schema import (
     CONTRACT_NAMES,
@@ -52,7 +58,7 @@ def run_names_rules(manifest: Mapping[str, Any]) -> bool:
     """What rules.variant_names needs of the ruleset a run's manifest records: whether it
     plays the beer card."""
     negatives = (manifest.get("config", {}).get("ruleset") or {}).get("negatives") or ()
-    return "bierkaart" in negatives
+    return BEER_CARD_NAME in negatives
 
 
 def _run_variant_names(manifest: Mapping[str, Any]) -> tuple[str, ...]:
