@@ -20,36 +20,8 @@ from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
 from bonken_sim.models.choice import NAMES, Models, load_models
 from bonken_sim.models.doubling import thresholds
-from bonken_sim.models.features import VARIANT_FEATURES
+from bonken_sim.models.features import BASE_FEATURES, TRUMP_FEATURES, VARIANT_FEATURES
 
-BASE_FEATURES = (
-    "aces",
-    "kings",
-    "queens",
-    "jacks",
-    "tens",
-    "low",
-    "twos",
-    "eights",
-    "voids",
-    "singletons",
-    "longest",
-    "hearts",
-    "hearts_high",
-    "kh",
-    "ah",
-    "k_unguarded",
-    "q_unguarded",
-    "j_unguarded",
-)
-TRUMP_FEATURES = (
-    "trump_len",
-    "trump_honours",
-    "side_aces",
-    "side_kings",
-    "side_voids",
-    "side_singletons",
-)
 FULL_FEATURES = ("const", *BASE_FEATURES, *TRUMP_FEATURES)  # the kernel's feature order
 DEALS_PER_GAME = G.DEALS_PER_GAME
 PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
