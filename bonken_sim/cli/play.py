@@ -196,13 +196,27 @@ def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
 def replay(files, quiet):
     """Check trace files card by card under the rules (exit 1 if any record is illegal).
 
-    A record with "scores" must replay to exactly those scores.
+    A record with "scores" must replay to exactly those scores. A file that is not UTF-8
+    JSON lines, or holds no record, is an error (exit 2).
     """
+    n_ok = n_bad = 0
+    for path in files:
+        ok, bad = _replay_file(path, quiet)
+        n_ok, n_bad = n_ok + ok, n_bad + bad
+    click.echo(f"{n_ok} legal, {n_bad} illegal")
+    if n_bad:
+        raise click.exceptions.Exit(1)
+
+
+def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
+    """Replay every record of one trace file: (legal, illegal), each illegal one printed
+    unless ``quiet``. A file that is not UTF-8 text, or holds no record, is a UserError:
+    replay checks records, and there is nothing to check."""
     from bonken_sim.engine.play import IllegalPlay
     from bonken_sim.engine.play import replay as replay_record
 
     n_ok = n_bad = 0
-    for path in files:
+    try:
         with open(path, encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
@@ -224,6 +238,10 @@ def replay(files, quiet):
                     n_bad += 1
                     if not quiet:
                         click.echo(f"{where}: illegal: {exc}")
-    click.echo(f"{n_ok} legal, {n_bad} illegal")
-    if n_bad:
-        raise click.exceptions.Exit(1)
+    except UnicodeDecodeError:
+        raise UserError(f"not a trace file: {path} is not UTF-8 JSON lines") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if n_ok + n_bad == 0:
+        raise UserError(f"no records in {path}: a trace file has one JSON record per line")
+    return n_ok, n_bad
