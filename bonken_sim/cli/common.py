@@ -13,6 +13,7 @@ import click
 
 from bonken_sim.cli.console import ProgressBar
 from bonken_sim.files import write_atomic
+from bonken_sim.rules.presets import RULESET_HELP
 from bonken_sim.runs.options import parse_count, parse_seed
 
 
@@ -82,7 +83,6 @@ def analysis_threads_option(f):
 
 # --- house rules --------------------------------------------------------------------------
 
-RULESET_HELP = "A named ruleset (house rules): standard, fixed-order, double-points, strict."
 RULES_HELP = "A TOML rules file: a preset plus overrides (see the README, House rules)."
 
 

@@ -10,7 +10,6 @@ import click
 
 from bonken_sim.cli.common import (
     RULES_HELP,
-    RULESET_HELP,
     UserError,
     call_or_fail,
     echo_lines,
@@ -18,6 +17,7 @@ from bonken_sim.cli.common import (
     executor_options,
     run_with_progress,
 )
+from bonken_sim.rules.presets import RULESET_HELP
 
 # The run options whose config-file key is not their parameter name.
 _PARAMETER_OF_KEY = {"json": "as_json", "rules": "rules_file"}
