@@ -43,6 +43,15 @@ for _command in (
     cli.add_command(_command)
 
 
+# ``bonken-sim`` alone: click >= 8.2 raises this with the whole help as its message (8.1 printed
+# the help and exited 0 by itself); it is shown as click shows it, not squashed into one line.
+_NO_COMMAND: tuple[type[click.ClickException], ...] = tuple(
+    getattr(click.exceptions, name)
+    for name in ("NoArgsIsHelpError",)
+    if hasattr(click.exceptions, name)
+)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and a non-zero exit."""
     if argv is None:
@@ -57,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("bonken-sim: aborted", err=True)
         return 130
+    except _NO_COMMAND as exc:
+        click.echo(exc.format_message(), err=True)
+        return 2
     except click.ClickException as exc:
         msg = exc.format_message().replace("\n", " ")
         click.echo(f"bonken-sim: error: {msg}", err=True)

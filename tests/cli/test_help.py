@@ -36,3 +36,16 @@ def test_every_preset_is_named_in_the_ruleset_help(name):
     for preset in PRESET_NAMES:
         assert preset in str(option.help), (name, preset)
         assert preset in text, (name, preset)
+
+
+def test_no_command_prints_the_usage_and_the_commands_on_many_lines(capsys):
+    from bonken_sim.cli import main
+
+    code = main([])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("Usage: bonken-sim [OPTIONS] COMMAND [ARGS]...\n")
+    assert "bonken-sim: error" not in err
+    lines = err.splitlines()
+    listed = lines[lines.index("Commands:") + 1 :]
+    assert sorted(line.split()[0] for line in listed) == sorted(cli.commands)
