@@ -63,16 +63,16 @@ from bonken_sim.cli.common import (
     metavar="LIST",
     help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
 )
-@click.option("--threads", metavar="T", help="Worker threads. [default: the CPUs available]")
+@click.option("--threads", metavar="N", help="Worker threads. [default: the CPUs available]")
 @click.option(
     "--turns-left",
-    metavar="K",
+    metavar="N",
     help="The chooser's choosing turns left in this game, this one included (1-3): the "
     "recommendation then decides when to spend troeven as the game profiles do.",
 )
 @click.option(
     "--reference",
-    metavar="RUN_DIR",
+    metavar="DIR",
     help="Take the contract averages from this bonken-sim run (same strategies and ruleset, "
     "dealer 0) instead of simulating them (reading takes about 0.6 s per million deals).",
 )
@@ -103,7 +103,12 @@ def advise(as_json, **advise_options):
 
 @click.command()
 @click.option(
-    "--deals", default="100k", show_default=True, callback=count_option, help="Deals per rung."
+    "--deals",
+    default="100k",
+    show_default=True,
+    metavar="N",
+    callback=count_option,
+    help="Deals per rung.",
 )
 @deals_seed_option
 @analysis_threads_option
@@ -111,6 +116,7 @@ def advise(as_json, **advise_options):
     "--out",
     default="results/ladder.json",
     show_default=True,
+    metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to save the tables as JSON ('-' for none).",
 )

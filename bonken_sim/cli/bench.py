@@ -41,6 +41,7 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "--deals",
     default="200k",
     show_default=True,
+    metavar="N",
     callback=count_option,
     help="Fresh deals per timed repeat.",
 )
@@ -48,16 +49,22 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "--repeats",
     default=5,
     show_default=True,
+    metavar="N",
     type=click.IntRange(1, 100),
     help="Timed repeats; medians are reported.",
 )
 @click.option(
-    "--threads", default="1,2", show_default=True, help="Thread counts to measure, comma-separated."
+    "--threads",
+    default="1,2",
+    show_default=True,
+    metavar="LIST",
+    help="Thread counts to measure, comma-separated.",
 )
 @click.option(
     "--reference-deals",
     default=40,
     show_default=True,
+    metavar="N",
     type=click.IntRange(0, 10_000),
     help="Deals for the pure-Python reference speed-up (0 to skip).",
 )
@@ -66,6 +73,7 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "out_dir",
     default="benchmarks/results",
     show_default=True,
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for the JSON result.",
 )
@@ -73,6 +81,7 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "--strategies",
     default="random,basic,advanced",
     show_default=True,
+    metavar="LIST",
     help="Strategy tiers to measure, comma-separated (each plays all four seats).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")

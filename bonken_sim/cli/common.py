@@ -63,21 +63,30 @@ def seed_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 def run_seed_option(f):
     """--seed S, required (play, trace)."""
     return click.option(
-        "--seed", required=True, callback=seed_option, help="Run seed (0 to 2**64-1)."
+        "--seed", required=True, metavar="S", callback=seed_option, help="Run seed (0 to 2**64-1)."
     )(f)
 
 
 def deals_seed_option(f):
     """--seed S of the deals an analysis plays, 1 if not given (ladder, tournament)."""
     return click.option(
-        "--seed", default="1", show_default=True, callback=seed_option, help="Seed of the deals."
+        "--seed",
+        default="1",
+        show_default=True,
+        metavar="S",
+        callback=seed_option,
+        help="Seed of the deals (0 to 2**64-1).",
     )(f)
 
 
 def analysis_threads_option(f):
     """--threads T of an analysis, 1 to 256 (ladder, tournament)."""
     return click.option(
-        "--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores)."
+        "--threads",
+        default=None,
+        metavar="N",
+        type=click.IntRange(1, 256),
+        help="Worker threads, 1 to 256. [default: the CPUs available]",
     )(f)
 
 
@@ -103,10 +112,16 @@ def order_doubling_options(f):
     """--order free|fixed and --doubling on|off of full games, the ruleset's when not given
     (game, tournament)."""
     f = click.option(
-        "--doubling", default=None, help="Doubling: on or off (default: the ruleset's)."
+        "--doubling",
+        default=None,
+        metavar="on|off",
+        help="Doubling: on or off. [default: the ruleset's]",
     )(f)
     return click.option(
-        "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
+        "--order",
+        default=None,
+        metavar="free|fixed",
+        help="Contract order: free or fixed. [default: the ruleset's]",
     )(f)
 
 
@@ -153,7 +168,7 @@ def executor_options(fn=None, *, parts: bool = True, envvar: bool = False):
             f = click.option(
                 "--write-parts",
                 "write_parts",
-                metavar="WHO",
+                metavar="workers|driver",
                 envvar=env("WRITE_PARTS"),
                 help=WRITE_PARTS_HELP,
             )(f)

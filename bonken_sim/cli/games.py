@@ -30,18 +30,34 @@ def _profiles_help() -> str:
 
 
 @click.command()
-@click.option("--games", required=True, help="Number of games (1e5, 10k, ...).")
-@click.option("--seed", default=None, help="Run seed (drawn and printed when not given).")
+@click.option("--games", required=True, metavar="N", help="Number of games (1e5, 10k, ...).")
+@click.option(
+    "--seed",
+    default=None,
+    metavar="S",
+    help="Run seed (0 to 2**64-1); drawn, printed and recorded if not given.",
+)
 @click.option(
     "--players",
     default="basic",
     show_default=True,
+    metavar="LIST",
     help="One profile for every seat, or four comma-separated (seat 0 … 3).",
 )
 @order_doubling_options
-@click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
-@click.option("--chunk-size", default=None, help="Games per Parquet part (default 20k).")
-@click.option("--out", default=None, type=click.Path(path_type=Path), help="Run directory.")
+@click.option(
+    "--threads",
+    default=None,
+    metavar="N",
+    type=int,
+    help="Worker threads. [default: the CPUs available]",
+)
+@click.option(
+    "--chunk-size", default=None, metavar="N", help="Games per Parquet part. [default: 20k]"
+)
+@click.option(
+    "--out", default=None, metavar="DIR", type=click.Path(path_type=Path), help="Run directory."
+)
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--force", is_flag=True, help="Replace an existing game run in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
@@ -88,8 +104,14 @@ game.help = f"{game.help}\n\n{_profiles_help()}"
 
 
 @click.command()
-@click.option("--games", required=True, callback=count_option, help="Games in all (1e5, 10k, ...).")
-@click.option("--profiles", required=True, help="2 to 4 profiles, comma-separated.")
+@click.option(
+    "--games",
+    required=True,
+    metavar="N",
+    callback=count_option,
+    help="Games in all (1e5, 10k, ...).",
+)
+@click.option("--profiles", required=True, metavar="LIST", help="2 to 4 profiles, comma-separated.")
 @deals_seed_option
 @order_doubling_options
 @analysis_threads_option

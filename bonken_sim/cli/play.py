@@ -22,20 +22,26 @@ from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_varia
 
 @click.command()
 @run_seed_option
-@click.option("--deal", "deal", default="0", show_default=True, help="Deal index (0, 1, 2, ...).")
+@click.option(
+    "--deal", "deal", default="0", show_default=True, metavar="N", help="Deal index (0, 1, 2, ...)."
+)
 @click.option(
     "--contract",
     required=True,
+    metavar="NAME",
     help="bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino or troeven.",
 )
-@click.option("--trump", default=None, help="Trump for troeven: C, D, H, S or NT.")
+@click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
 @click.option(
     "--strategies",
     default="basic",
     show_default=True,
+    metavar="LIST",
     help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
 )
-@click.option("--dealer", default=0, show_default=True, help="Dealer seat 0-3.", type=int)
+@click.option(
+    "--dealer", default=0, show_default=True, metavar="SEAT", help="Dealer seat 0-3.", type=int
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
 @ruleset_options
 def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rules_file):
@@ -134,31 +140,39 @@ def _dealer_of(dealer: str):
 
 @click.command()
 @click.option(
-    "--deals", required=True, callback=count_option, help="Number of deals (1e3, 10k, ...)."
+    "--deals",
+    required=True,
+    metavar="N",
+    callback=count_option,
+    help="Number of deals (1e3, 10k, ...).",
 )
 @run_seed_option
 @click.option(
     "--contracts",
     default="all",
     show_default=True,
+    metavar="LIST",
     help="all, or a comma list such as bukken,troeven_H,troeven.",
 )
 @click.option(
     "--strategies",
     default="basic",
     show_default=True,
-    help="One strategy for all seats or four, comma-separated.",
+    metavar="LIST",
+    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
 )
 @click.option(
     "--dealer",
     default="0",
     show_default=True,
+    metavar="SEAT",
     help="Dealer seat 0-3, or 'rotate' (dealer = deal mod 4).",
 )
 @click.option(
     "--out",
     "out",
     required=True,
+    metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Output JSONL file ('-' for stdout).",
 )

@@ -46,7 +46,8 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
     "--deals",
     metavar="N",
     envvar="BONKEN_SIM_DEALS",
-    help="Number of deals: 1e6, 2.5M, 10k, 1_000_000.",
+    help="Number of deals: 1e6, 2.5M, 10k, 1_000_000. "
+    "[required unless --resume or --config gives it]",
 )
 @click.option(
     "--seed",
@@ -71,14 +72,14 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
 )
 @click.option(
     "--threads",
-    metavar="T",
+    metavar="N",
     envvar="BONKEN_SIM_THREADS",
     help="Worker threads. [default: the CPUs available]",
 )
 @click.option(
     "--chunk-size",
     "chunk_size",
-    metavar="K",
+    metavar="N",
     envvar="BONKEN_SIM_CHUNK_SIZE",
     help="Deals per Parquet part; memory grows with it. [default: 100k]",
 )
@@ -113,7 +114,7 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
 @click.option(
     "--config",
     "config_file",
-    metavar="FILE",
+    metavar="FILE.toml",
     envvar="BONKEN_SIM_CONFIG",
     is_eager=True,
     expose_value=False,

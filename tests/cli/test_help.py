@@ -49,3 +49,76 @@ def test_no_command_prints_the_usage_and_the_commands_on_many_lines(capsys):
     lines = err.splitlines()
     listed = lines[lines.index("Commands:") + 1 :]
     assert sorted(line.split()[0] for line in listed) == sorted(cli.commands)
+
+
+# The same kind of value has the same placeholder in every command.
+METAVAR = {
+    **dict.fromkeys(
+        (
+            "--deals",
+            "--games",
+            "--deal",
+            "--threads",
+            "--workers",
+            "--chunk-size",
+            "--repeats",
+            "--reference-deals",
+            "--turns-left",
+        ),
+        "N",
+    ),
+    "--seed": "S",
+    **dict.fromkeys(
+        ("--strategies", "--contracts", "--players", "--profiles", "--available", "--format"),
+        "LIST",
+    ),
+    "--ruleset": "NAME",
+    "--contract": "NAME",
+    "--rules": "FILE.toml",
+    "--config": "FILE.toml",
+    "--dealer": "SEAT",
+    "--compare-games": "DIR",
+    "--reference": "DIR",
+}
+# where the same option name holds another kind of value
+METAVAR_OF = {
+    ("bench", "--threads"): "LIST",  # a list of thread counts
+    **{(name, "--out"): "DIR" for name in ("run", "game", "report", "bench")},
+    **{(name, "--out"): "FILE" for name in ("trace", "ladder")},
+}
+# click's names of its types: what an option shows when it was given no placeholder
+CLICK_TYPE_NAMES = {"TEXT", "INTEGER", "INTEGER RANGE", "FLOAT", "PATH", "DIRECTORY", "BOOLEAN"}
+
+
+def _placeholders(name: str) -> dict[str, str]:
+    command = cli.commands[name]
+    with click.Context(command, info_name=name) as ctx:
+        shown = {}
+        for param in command.params:
+            if not isinstance(param, click.Option) or param.is_flag or param.hidden:
+                continue
+            record = param.get_help_record(ctx)
+            assert record is not None
+            flag, _, metavar = record[0].partition(" ")
+            shown[flag] = metavar
+        return shown
+
+
+@pytest.mark.parametrize("name", sorted(cli.commands))
+def test_the_same_kind_of_value_has_the_same_placeholder(name):
+    for flag, metavar in _placeholders(name).items():
+        assert metavar not in CLICK_TYPE_NAMES, (name, flag, metavar)
+        expected = METAVAR_OF.get((name, flag), METAVAR.get(flag))
+        if expected is not None:
+            assert metavar == expected, (name, flag, metavar)
+
+
+def test_every_out_is_a_file_or_a_folder():
+    outs = {name for name in cli.commands if "--out" in _placeholders(name)}
+    assert outs == {name for name, flag in METAVAR_OF if flag == "--out"}
+
+
+def test_run_help_says_deals_is_required_unless_resumed():
+    text = " ".join(_help(cli.commands["run"], "run").split())
+    assert "--deals N Number of deals" in text
+    assert "[required unless --resume or --config gives it]" in text
