@@ -9,9 +9,11 @@ from pathlib import Path
 import click
 
 from bonken_sim.cli.common import (
+    FORCE_HELP,
     UserError,
     analysis_threads_option,
     call_or_fail,
+    check_out_file,
     count_option,
     deals_seed_option,
     echo_lines,
@@ -120,8 +122,9 @@ def advise(as_json, **advise_options):
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to save the tables as JSON ('-' for none).",
 )
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON document instead of tables.")
-def ladder(deals, seed, threads, out, as_json):
+def ladder(deals, seed, threads, out, force, as_json):
     """Measure each step of the strategy ladder: card play, contract choice, doubling."""
     from bonken_sim.analyses.ladder import run_ladder, to_json, to_text
 
@@ -129,8 +132,7 @@ def ladder(deals, seed, threads, out, as_json):
     if saving:
         if out == Path("results/ladder.json"):
             call_or_fail(out.parent.mkdir, exist_ok=True)
-        if out.is_dir() or not out.expanduser().parent.is_dir():
-            raise UserError(f"cannot write --out {out}: not a file in an existing directory")
+        check_out_file(out, force)  # before the work, not after it
     result = call_or_fail(run_ladder, deals, seed, threads)
     doc = to_json(result)
     if saving:

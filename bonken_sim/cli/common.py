@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from bonken_sim.cli.console import ProgressBar
-from bonken_sim.files import write_atomic
+from bonken_sim.files import CannotWrite, check_writable, write_atomic
 from bonken_sim.rules.presets import RULESET_HELP
 from bonken_sim.runs.options import parse_count, parse_seed
 
@@ -226,6 +226,23 @@ def run_with_progress(
 
 
 # --- files --------------------------------------------------------------------------------
+
+
+FORCE_HELP = "Replace the --out file if it exists."
+
+
+def check_out_file(path: Path, force: bool) -> None:
+    """Refuse an --out file before any work is done: a directory, an existing file (unless
+    ``force``), a place that cannot be written."""
+    target = path.expanduser()
+    if target.is_dir():
+        raise UserError(f"--out {target} is a directory")
+    if target.exists() and not force:
+        raise UserError(f"--out {target} already exists; --force replaces it")
+    try:
+        check_writable(target)
+    except CannotWrite as exc:
+        raise UserError(f"cannot write --out {target}: {exc.reason}") from None
 
 
 def write_out(path: Path, lines: Iterable[str]) -> None:

@@ -8,8 +8,10 @@ from pathlib import Path
 import click
 
 from bonken_sim.cli.common import (
+    FORCE_HELP,
     UserError,
     call_or_fail,
+    check_out_file,
     count_option,
     echo_lines,
     resolve_rules,
@@ -176,8 +178,9 @@ def _dealer_of(dealer: str):
     type=click.Path(dir_okay=False, path_type=Path),
     help="Output JSONL file ('-' for stdout).",
 )
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @ruleset_options
-def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
+def trace(deals, seed, contracts, strategies, dealer, out, force, ruleset, rules_file):
     """Write every card of many deals as JSON lines, for independent checking."""
     from bonken_sim.engine.play import parse_strategies
     from bonken_sim.engine.play import play as play_deal
@@ -188,6 +191,8 @@ def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
     dealer_of = _dealer_of(dealer)
     if deals > 10**7:
         raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")
+    if str(out) != "-":
+        check_out_file(out, force)
 
     def records():
         for d in range(deals):
