@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from bonken_sim.cli.console import ProgressBar
+from bonken_sim.cli.interrupts import exit_status, say
 from bonken_sim.files import CannotWrite, check_writable, write_atomic
 from bonken_sim.rules.presets import RULESET_HELP
 from bonken_sim.runs.options import parse_count, parse_seed
@@ -207,8 +208,9 @@ def run_with_progress(
     """``start(progress)``, with a progress bar on stderr when ``show`` and stderr is a
     terminal (else ``progress`` is None); the bar is gone however the call ends.
 
-    An ``interrupted`` exception (the run stopped by Ctrl-C, resumable) prints its message
-    and exits with 130; an ``errors`` exception is a UserError.
+    An ``interrupted`` exception (the run stopped by Ctrl-C or SIGTERM, resumable) prints its
+    message and exits with 130 or 143 (``interrupts.exit_status``); an ``errors`` exception
+    is a UserError.
     """
     bar = ProgressBar(unit=unit) if show and sys.stderr.isatty() else None
     try:
@@ -216,8 +218,8 @@ def run_with_progress(
     except interrupted as exc:
         if bar is not None:  # before the message, which would otherwise follow the bar
             bar.clear()
-        click.echo(f"bonken-sim: {exc}", err=True)
-        raise click.exceptions.Exit(130) from None
+        say(str(exc))
+        raise click.exceptions.Exit(exit_status()) from None
     except errors as exc:
         raise UserError(str(exc)) from None
     finally:

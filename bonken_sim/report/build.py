@@ -38,7 +38,7 @@ from bonken_sim.report.aggregate import (
 from bonken_sim.report.drawing import FigureQueue, by_cost
 from bonken_sim.report.figures import render_figure
 from bonken_sim.report.meta import deal_run_meta, game_run_meta
-from bonken_sim.report.pool import pool_context
+from bonken_sim.report.pool import ignore_interrupts, pool_context, start_forkserver
 from bonken_sim.report.render import html_page, markdown_page
 from bonken_sim.report.sections_deals import GUIDE, deal_sections
 from bonken_sim.report.sections_games import GAME_GUIDE, game_sections
@@ -158,7 +158,10 @@ def write_report(
         double_rules = {**fit_double, **(double_rules or {})}
     pool: Executor | None = None
     if workers > 1:
-        pool = ProcessPoolExecutor(workers, mp_context=pool_context())
+        start_forkserver()  # with Ctrl-C ignored, if start_early has not
+        pool = ProcessPoolExecutor(
+            workers, mp_context=pool_context(), initializer=ignore_interrupts
+        )
     try:
         return _write_deals(
             root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0
