@@ -8,6 +8,7 @@ up after SIGTERM too; the exit status says which it was: 130 (128 + SIGINT) or 1
 
 from __future__ import annotations
 
+import _imp
 import _thread
 import contextlib
 import signal
@@ -29,9 +30,22 @@ class Terminated(KeyboardInterrupt):
 _received: list[int] = []  # SIGTERM seen in this command (a handler may catch Terminated)
 
 
-def _raise_terminated(signum: int, frame: Any) -> None:
-    _received.append(signum)
-    raise Terminated
+def _stop(signum: int, frame: Any) -> None:
+    """The handler of SIGINT and SIGTERM: KeyboardInterrupt or Terminated, where it is safe.
+
+    The import system takes its global lock in a few places just before the ``try`` that
+    releases it; an exception raised there leaves the lock held, and every later import
+    (the cleanup's, a worker pool's) waits for ever. While the lock is held the signal is
+    delivered again 5 ms later instead."""
+    if _imp.lock_held():
+        retry = threading.Timer(0.005, _thread.interrupt_main, (signum,))
+        retry.daemon = True
+        retry.start()
+        return
+    if signum == signal.SIGTERM:
+        _received.append(signum)
+        raise Terminated
+    raise KeyboardInterrupt
 
 
 def _unraisable(hook: Any) -> Any:
@@ -52,22 +66,29 @@ def _unraisable(hook: Any) -> Any:
 
 
 @contextlib.contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """While a command runs, SIGTERM raises ``Terminated`` in the main thread, and an
-    interrupt Python would ignore is delivered again (see ``_unraisable``). Not in another
-    thread: signals are handled in the main thread only, and the defaults are kept."""
+def interrupts_handled() -> Iterator[None]:
+    """While a command runs, Ctrl-C raises KeyboardInterrupt and SIGTERM ``Terminated`` in
+    the main thread (see ``_stop``), and an interrupt Python would ignore is delivered again
+    (see ``_unraisable``). Not in another thread: signals are handled in the main thread
+    only, and the defaults are kept. A SIGINT ignored on entry (a background job) stays
+    ignored."""
     _received.clear()
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.signal(signal.SIGTERM, _raise_terminated)
+    old_int = signal.getsignal(signal.SIGINT)
+    if old_int is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _stop)
+    old_term = signal.signal(signal.SIGTERM, _stop)
     old_hook = sys.unraisablehook
     sys.unraisablehook = _unraisable(old_hook)
     try:
         yield
     finally:
         sys.unraisablehook = old_hook
-        signal.signal(signal.SIGTERM, old)
+        signal.signal(signal.SIGTERM, old_term)
+        if old_int is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, old_int)
 
 
 def exit_status() -> int:

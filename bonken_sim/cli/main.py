@@ -12,7 +12,7 @@ from bonken_sim import __version__
 from bonken_sim.cli.analyses import advise, ladder
 from bonken_sim.cli.bench import bench, warmup
 from bonken_sim.cli.games import game, tournament
-from bonken_sim.cli.interrupts import INTERRUPTED, TERMINATED, exit_status, say, sigterm_raises
+from bonken_sim.cli.interrupts import INTERRUPTED, TERMINATED, exit_status, interrupts_handled, say
 from bonken_sim.cli.play import play, replay, trace
 from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         atexit.register(gc.freeze)
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        with sigterm_raises():
+        with interrupts_handled():
             return _invoke(args)
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM as Terminated
         status = exit_status()

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -247,9 +247,12 @@ def _report_folder(dest: Path) -> Iterator[tuple[Path, list[Callable[[], None]]]
     """The private folder a report is built in (with its ``figures`` and ``tables``), and a
     list of what to stop if the report fails. On failure the folder is removed, and an
     OSError becomes a ReportError naming ``dest``."""
-    tmp = _temp_dir(dest)
+    # named before it is made, so that an interrupt landing right after the mkdir still
+    # finds it to remove
+    tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.tmp"
     on_failure: list[Callable[[], None]] = []
     try:
+        _make_private_dir(tmp, dest)
         (tmp / "figures").mkdir()
         (tmp / "tables").mkdir()
         yield tmp, on_failure
@@ -266,12 +269,12 @@ def _figure_files(name: str) -> list[str]:
     return [f"figures/{name}.png", f"figures/{name}.svg"]
 
 
-def _temp_dir(dest: Path) -> Path:
-    """The private folder beside ``dest`` that a report is built in. It is made first, so an
-    unwritable destination fails now and not after the whole pass."""
+def _make_private_dir(tmp: Path, dest: Path) -> None:
+    """Make ``tmp``, the private folder beside ``dest`` that a report is built in. It is
+    made first, so an unwritable destination fails now and not after the whole pass."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))
+        tmp.mkdir(mode=0o700)
     except OSError as exc:
         raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
 

@@ -69,9 +69,12 @@ class FigureQueue:
                 self.closed = True
 
     def abort(self) -> None:
+        """Submit nothing more, and wait for the figures the workers are drawing: they write
+        into the report's folder, which is removed next (and a worker ignores Ctrl-C)."""
         with self.lock:
             self.closed = True
             self.todo.clear()
+        self.thread.join()
 
     def _loop(self) -> None:
         while True:

@@ -120,10 +120,13 @@ def test_report_stopped_while_its_workers_start(small_run, sig):
     assert not report.exists() and not list(small_run.glob("._report*"))
 
 
+@pytest.mark.parametrize("stage", ["._report.*.tmp", "._report.*.tmp/figures/*.png"])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_report_stopped_half_way_leaves_no_folder(small_run, sig):
+def test_report_stopped_half_way_leaves_no_folder(small_run, sig, stage):
+    """Stopped while it reads the parts, and while the workers draw figures into the folder
+    (they finish the figure they draw before the folder is removed)."""
     code, out, err = _stop_when(
-        ["report", str(small_run), "--workers", "2"], _appears(small_run, "._report.*.tmp"), sig
+        ["report", str(small_run), "--workers", "2"], _appears(small_run, stage), sig
     )
     assert (code, err) == (STATUS[sig], MESSAGE[sig]) and out == ""
     assert not (small_run / "_report").exists() and not list(small_run.glob("._report*"))
