@@ -204,15 +204,19 @@ def run_with_progress(
     unit: str = "deals",
     interrupted: type[BaseException] | tuple[type[BaseException], ...] = (),
     errors: type[BaseException] | tuple[type[BaseException], ...] = (),
+    display: Callable[[], Any] | None = None,
 ) -> Any:
     """``start(progress)``, with a progress bar on stderr when ``show`` and stderr is a
     terminal (else ``progress`` is None); the bar is gone however the call ends.
+    ``display()`` makes another progress display than the bar of ``unit`` (one with the
+    bar's ``clear``).
 
     An ``interrupted`` exception (the run stopped by Ctrl-C or SIGTERM, resumable) prints its
     message and exits with 130 or 143 (``interrupts.exit_status``); an ``errors`` exception
     is a UserError.
     """
-    bar = ProgressBar(unit=unit) if show and sys.stderr.isatty() else None
+    make = display if display is not None else (lambda: ProgressBar(unit=unit))
+    bar = make() if show and sys.stderr.isatty() else None
     try:
         return start(bar)
     except interrupted as exc:

@@ -1,4 +1,5 @@
-"""Terminal output of the run commands: the progress bar, the run summary, the score table.
+"""Terminal output of the run commands: the progress bar (and the stage line of a report),
+the run summary, the score table.
 
 Progress goes to stderr and only when it is a terminal; everything here is plain text.
 """
@@ -54,6 +55,29 @@ class ProgressBar:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self._shown = False
+
+
+class StageLine:
+    """``report: drawing figures 7/24`` redrawn in place: a long call's stages, each with
+    its count when it has one (``total`` 0: none)."""
+
+    def __init__(self, prefix: str, stream: IO[str] | None = None):
+        self.prefix = prefix
+        self.stream = stream if stream is not None else sys.stderr
+        self._shown = ""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        text = f"{self.prefix}: {stage}" + (f" {done}/{total}" if total else "")
+        if text != self._shown:
+            self.stream.write(f"\r{text}\033[K")
+            self.stream.flush()
+            self._shown = text
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._shown = ""
 
 
 def _mb(n: int) -> str:

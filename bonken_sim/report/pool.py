@@ -17,7 +17,9 @@ import multiprocessing
 import os
 import signal
 import threading
+import warnings
 from pathlib import Path
+from typing import cast
 
 PRELOAD = "bonken_sim.report._preload"
 RUN_FORMAT = "bonken-sim-run"  # runs.storage.FORMAT (not imported: storage pulls in pyarrow)
@@ -34,9 +36,12 @@ def pool_context():
     return multiprocessing.get_context("spawn")  # pragma: no cover - not on Linux
 
 
-def ignore_interrupts() -> None:
-    """A worker's initializer: Ctrl-C is for the process that owns the pool."""
+def init_worker(warning_filters: list) -> None:
+    """A worker's initializer: Ctrl-C is for the process that owns the pool, and warnings
+    are filtered as they are there (``warning_filters``: its ``warnings.filters``; so
+    ``report --quiet`` prints none from a worker either)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    cast(list, warnings.filters)[:] = warning_filters  # a list (typeshed says Sequence)
 
 
 def start_forkserver() -> None:
