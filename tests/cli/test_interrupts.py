@@ -160,7 +160,7 @@ def test_tournament_stopped_is_one_line(sig):
 def test_run_stopped_by_ctrl_c_is_one_line_and_resumable(tmp_path):
     out_dir = tmp_path / "run"
     args = ["run", "--deals", "3M", "--seed", "1", "--quiet", "--out", str(out_dir)]
-    code, out, err = _stop_when(args, _appears(out_dir, "_manifest.json"), signal.SIGINT)
+    code, out, err = _stop_when(args, _appears(out_dir, "part-*.parquet"), signal.SIGINT)
     assert code == 130 and out == "" and err.count("\n") == 1
     assert err.startswith("bonken-sim: interrupted: ") and "--resume" in err
 
@@ -173,5 +173,5 @@ def test_run_stopped_by_ctrl_c_is_one_line_and_resumable(tmp_path):
 def test_run_stopped_by_sigterm_exits_143(tmp_path):
     out_dir = tmp_path / "run"
     args = ["run", "--deals", "3M", "--seed", "1", "--quiet", "--out", str(out_dir)]
-    code, _, err = _stop_when(args, _appears(out_dir, "_manifest.json"), signal.SIGTERM)
+    code, _, err = _stop_when(args, _appears(out_dir, "part-*.parquet"), signal.SIGTERM)
     assert code == 143 and err.count("\n") == 1 and "--resume" in err
