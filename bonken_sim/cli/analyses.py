@@ -14,6 +14,7 @@ from bonken_sim.cli.common import (
     analysis_threads_option,
     call_or_fail,
     check_out_file,
+    compile_first,
     count_option,
     deals_seed_option,
     echo_lines,
@@ -96,6 +97,7 @@ def advise(as_json, **advise_options):
         cfg = make_config(**advise_options)
     except AdviseError as exc:
         raise UserError(str(exc)) from None
+    compile_first()
     doc = run_with_progress(lambda bar: run_advise(cfg, progress=bar), errors=ReferenceError)
     if as_json:
         click.echo(json.dumps(doc, indent=1))
@@ -133,6 +135,7 @@ def ladder(deals, seed, threads, out, force, as_json):
         if out == Path("results/ladder.json"):
             call_or_fail(out.parent.mkdir, exist_ok=True)
         check_out_file(out, force)  # before the work, not after it
+    compile_first()
     result = call_or_fail(run_ladder, deals, seed, threads)
     doc = to_json(result)
     if saving:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import UserError, call_or_fail, count_option
+from bonken_sim.cli.common import UserError, call_or_fail, compile_first, count_option
+from bonken_sim.cli.console import StageLine
 
 
 def _thread_counts(threads: str) -> tuple[int, ...]:
@@ -91,6 +93,7 @@ def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json
 
     counts = _thread_counts(threads)
     tiers = _strategy_tiers(strategies)
+    compile_first()
     echo = (lambda *a, **k: None) if as_json else click.echo
     result = call_or_fail(
         run_bench,
@@ -112,5 +115,10 @@ def warmup():
     from bonken_sim._core._jit import cache_dir
     from bonken_sim.engine.warmup import warmup as do_warmup
 
-    seconds = do_warmup()
+    line = StageLine("bonken-sim warmup") if sys.stderr.isatty() else None
+    try:
+        seconds = do_warmup(None if line is None else lambda k, n: line("compiling kernels", k, n))
+    finally:
+        if line is not None:
+            line.clear()
     click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from bonken_sim.cli.console import ProgressBar
+from bonken_sim.cli.console import ProgressBar, StageLine
 from bonken_sim.cli.interrupts import exit_status, say
 from bonken_sim.files import CannotWrite, check_writable, write_atomic
 from bonken_sim.rules.presets import RULESET_HELP
@@ -195,6 +195,31 @@ def executor_description(spec, threads: int) -> str:
 
 
 # --- long calls ---------------------------------------------------------------------------
+
+COMPILING = "compiling kernels once (about a minute; `bonken-sim warmup` does this ahead)"
+
+
+def compile_first(show: bool = True) -> None:
+    """On a cold kernel cache (the first command after install, or after the engine
+    changed) compile every kernel now, saying so on stderr when ``show`` (with a count on a
+    terminal), rather than sit silent in the first call. The command's own timing then
+    starts after the compile: its deals/s and games/s are the play's."""
+    from bonken_sim.engine.warmup import is_warm, warmup
+
+    if is_warm():
+        return
+    if show:
+        click.echo(f"bonken-sim: {COMPILING} ...", err=True)
+    line = StageLine("bonken-sim") if show and sys.stderr.isatty() else None
+    try:
+        seconds = warmup(None if line is None else lambda k, n: line("compiling kernels", k, n))
+    finally:
+        if line is not None:
+            line.clear()
+    if show:
+        click.echo(
+            f"bonken-sim: kernels compiled in {seconds:.0f} s, cached for next time", err=True
+        )
 
 
 def run_with_progress(

@@ -6,6 +6,7 @@ Progress goes to stderr and only when it is a terminal; everything here is plain
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import IO, Any
@@ -68,6 +69,8 @@ class StageLine:
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         text = f"{self.prefix}: {stage}" + (f" {done}/{total}" if total else "")
+        # a line longer than the terminal wraps, and \r then redraws only its last row
+        text = text[: max(20, shutil.get_terminal_size().columns - 1)]
         if text != self._shown:
             self.stream.write(f"\r{text}\033[K")
             self.stream.flush()

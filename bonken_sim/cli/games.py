@@ -12,6 +12,7 @@ from bonken_sim.cli.common import (
     UserError,
     analysis_threads_option,
     call_or_fail,
+    compile_first,
     count_option,
     deals_seed_option,
     executor_description,
@@ -74,6 +75,7 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
         cfg = make_game_config(**game_options, ruleset=rules)
     except GameRunError as exc:
         raise UserError(str(exc)) from None
+    compile_first(show=not quiet)
     if not quiet and not as_json:
         click.echo(
             f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
@@ -148,6 +150,7 @@ def tournament(
         raise UserError(f"--order must be free or fixed, got {order!r}")
     if doubling not in ("on", "off"):
         raise UserError(f"--doubling must be on or off, got {doubling!r}")
+    compile_first()
     result = call_or_fail(
         run_tournament,
         games,

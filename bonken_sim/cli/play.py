@@ -12,6 +12,7 @@ from bonken_sim.cli.common import (
     UserError,
     call_or_fail,
     check_out_file,
+    compile_first,
     count_option,
     echo_lines,
     resolve_rules,
@@ -58,6 +59,7 @@ def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rule
         raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
     rules = resolve_rules(ruleset, rules_file)
     variant = call_or_fail(make_variant, contract, trump, ruleset=rules)
+    compile_first()
     p = call_or_fail(play_deal, seed, deal_i, variant, strategies, dealer, ruleset=rules)
     if as_json:
         click.echo(json.dumps(p.record()))
@@ -193,6 +195,7 @@ def trace(deals, seed, contracts, strategies, dealer, out, force, ruleset, rules
         raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")
     if str(out) != "-":
         check_out_file(out, force)
+    compile_first()
 
     def records():
         for d in range(deals):
@@ -218,6 +221,7 @@ def replay(files, quiet):
     A record with "scores" must replay to exactly those scores. A file that is not UTF-8
     JSON lines, or holds no record, is an error (exit 2).
     """
+    compile_first()
     n_ok = n_bad = 0
     for path in files:
         ok, bad = _replay_file(path, quiet)

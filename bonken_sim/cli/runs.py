@@ -12,6 +12,7 @@ from bonken_sim.cli.common import (
     RULES_HELP,
     UserError,
     call_or_fail,
+    compile_first,
     echo_lines,
     executor_description,
     executor_options,
@@ -151,6 +152,7 @@ def run_cmd(as_json, quiet, **run_options):
             cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
     except (RunError, ValueError) as exc:
         raise UserError(str(exc)) from None
+    compile_first(show=not quiet)
 
     def started(cfg, done):
         if quiet:

@@ -1,15 +1,48 @@
-"""Compile every kernel into numba's on-disk cache, so later runs start warm."""
+"""Compile every kernel into numba's on-disk cache, so later runs start warm.
+
+A complete warmup leaves a marker in the cache folder, which is keyed on the core's sources:
+``is_warm()`` is then true until the engine changes (or the cache is removed).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
+from bonken_sim import _core
+from bonken_sim._core._jit import cache_dir
 
-def warmup() -> float:
-    """Compile (or load from cache) every kernel by calling it once; returns the seconds taken."""
+STEPS = 8  # the kernel groups warmup compiles, for its progress
+
+
+def _marker() -> Path:
+    """The file a complete warmup leaves in the cache. numba caches a copy of the core per
+    folder it is installed in (one per checkout), so the marker names the folder too."""
+    core = str(Path(_core.__file__).resolve().parent)
+    return cache_dir() / f"warmup-complete-{hashlib.sha1(core.encode()).hexdigest()[:16]}"
+
+
+def is_warm() -> bool:
+    """Whether a complete warmup has filled this engine's kernel cache."""
+    return _marker().is_file()
+
+
+def warmup(progress: Callable[[int, int], None] | None = None) -> float:
+    """Compile (or load from cache) every kernel by calling it once; returns the seconds taken.
+    ``progress(done, STEPS)`` is called before each group of kernels and at the end."""
     t0 = time.perf_counter()
+    step = iter(range(STEPS + 1))
+
+    def tick() -> None:
+        if progress is not None:
+            progress(next(step), STEPS)
+
+    tick()
     from bonken_sim._core import kernels as K
     from bonken_sim._core.rng import seed_key
     from bonken_sim._core.ruleset import standard_table
@@ -31,6 +64,7 @@ def warmup() -> float:
         np.zeros((n, 12, 4), np.int8),
         np.zeros((n, 12, 4), np.int8),
     )
+    tick()
     # Deals with an advanced seat run their own loops (_core/playout_advanced).
     K.simulate_batch(
         key,
@@ -44,6 +78,7 @@ def warmup() -> float:
         np.zeros((n, 12, 4), np.int8),
         np.zeros((n, 12, 4), np.int8),
     )
+    tick()
     hands = np.zeros(4, np.uint64)
     four = [np.zeros(4, np.int64) for _ in range(3)]
     trace = np.zeros(K.TRACE_LEN, np.int64)
@@ -52,15 +87,19 @@ def warmup() -> float:
         K.replay(table[v], hands.copy(), 0, trace[:n_tr].copy(), four[0], four[1])
         K.legal_now(table[v], hands.copy(), 0, trace[:3].copy())
     K.deal_hands(key, 0, hands)
+    tick()
     from bonken_sim.runs.deals import warm_kernels  # the run's feature and column kernels
 
     warm_kernels()
+    tick()
     from bonken_sim.analyses.advise import warm as warm_advise  # the conditional dealer of `advise`
 
     warm_advise()
+    tick()
     from bonken_sim.engine.games import play_games  # full games: choice, doubling, settlement
 
     play_games(2, 0, np.arange(4), ["basic", "random", "basic", "random"], threads=1)
+    tick()
     from bonken_sim._core.staked import staked_batch  # the ladder's stake-aware doubling rung
 
     staked_batch(
@@ -75,5 +114,9 @@ def warmup() -> float:
     )
     from bonken_sim.bench.yardstick import baseline_playouts  # bench's yardstick
 
+    tick()
     baseline_playouts(key, 0, 1)
+    tick()
+    with contextlib.suppress(OSError):  # an unwritable cache: numba cannot cache either
+        _marker().touch()
     return time.perf_counter() - t0
