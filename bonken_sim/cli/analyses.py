@@ -20,6 +20,7 @@ from bonken_sim.cli.common import (
     echo_lines,
     ruleset_options,
     run_with_progress,
+    strategies_option,
     write_out,
 )
 
@@ -59,13 +60,7 @@ from bonken_sim.cli.common import (
     help="Conditional deals (and as many unconditional ones for the averages).",
 )
 @click.option("--seed", metavar="S", help="Seed (0 to 2**64-1); drawn and printed if not given.")
-@click.option(
-    "--strategies",
-    default="basic",
-    show_default=True,
-    metavar="LIST",
-    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
-)
+@strategies_option
 @click.option("--threads", metavar="N", help="Worker threads. [default: the CPUs available]")
 @click.option(
     "--turns-left",

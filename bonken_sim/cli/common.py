@@ -80,6 +80,17 @@ def deals_seed_option(f):
     )(f)
 
 
+def strategies_option(f):
+    """--strategies LIST of the seats, basic if not given (play, trace, advise)."""
+    return click.option(
+        "--strategies",
+        default="basic",
+        show_default=True,
+        metavar="LIST",
+        help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
+    )(f)
+
+
 def analysis_threads_option(f):
     """--threads T of an analysis, 1 to 256 (ladder, tournament)."""
     return click.option(

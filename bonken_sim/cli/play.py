@@ -18,6 +18,7 @@ from bonken_sim.cli.common import (
     resolve_rules,
     ruleset_options,
     run_seed_option,
+    strategies_option,
     write_out,
 )
 from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_variants
@@ -35,13 +36,7 @@ from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_varia
     help="bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino or troeven.",
 )
 @click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
-@click.option(
-    "--strategies",
-    default="basic",
-    show_default=True,
-    metavar="LIST",
-    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
-)
+@strategies_option
 @click.option(
     "--dealer", default=0, show_default=True, metavar="SEAT", help="Dealer seat 0-3.", type=int
 )
@@ -158,13 +153,7 @@ def _dealer_of(dealer: str):
     metavar="LIST",
     help="all, or a comma list such as bukken,troeven_H,troeven.",
 )
-@click.option(
-    "--strategies",
-    default="basic",
-    show_default=True,
-    metavar="LIST",
-    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
-)
+@strategies_option
 @click.option(
     "--dealer",
     default="0",
