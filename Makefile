@@ -23,7 +23,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/bonken-sim warmup
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract hartenjagen
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract troeven --trump S
-	$(BIN)/bonken-sim trace --deals 1000 --seed 1 --out results/trace_seed1.jsonl
+	$(BIN)/bonken-sim trace --deals 1000 --seed 1 --out results/trace_seed1.jsonl --force
 	$(BIN)/bonken-sim replay --quiet results/trace_seed1.jsonl
 	$(BIN)/bonken-sim run --deals $(DEALS) --out results/run-main --force
 	$(BIN)/bonken-sim summary results/run-main

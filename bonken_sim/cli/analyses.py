@@ -9,14 +9,18 @@ from pathlib import Path
 import click
 
 from bonken_sim.cli.common import (
+    FORCE_HELP,
     UserError,
     analysis_threads_option,
     call_or_fail,
+    check_out_file,
+    compile_first,
     count_option,
     deals_seed_option,
     echo_lines,
     ruleset_options,
     run_with_progress,
+    strategies_option,
     write_out,
 )
 
@@ -56,23 +60,17 @@ from bonken_sim.cli.common import (
     help="Conditional deals (and as many unconditional ones for the averages).",
 )
 @click.option("--seed", metavar="S", help="Seed (0 to 2**64-1); drawn and printed if not given.")
-@click.option(
-    "--strategies",
-    default="basic",
-    show_default=True,
-    metavar="LIST",
-    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
-)
-@click.option("--threads", metavar="T", help="Worker threads. [default: the CPUs available]")
+@strategies_option
+@click.option("--threads", metavar="N", help="Worker threads. [default: the CPUs available]")
 @click.option(
     "--turns-left",
-    metavar="K",
+    metavar="N",
     help="The chooser's choosing turns left in this game, this one included (1-3): the "
     "recommendation then decides when to spend troeven as the game profiles do.",
 )
 @click.option(
     "--reference",
-    metavar="RUN_DIR",
+    metavar="DIR",
     help="Take the contract averages from this bonken-sim run (same strategies and ruleset, "
     "dealer 0) instead of simulating them (reading takes about 0.6 s per million deals).",
 )
@@ -94,6 +92,7 @@ def advise(as_json, **advise_options):
         cfg = make_config(**advise_options)
     except AdviseError as exc:
         raise UserError(str(exc)) from None
+    compile_first()
     doc = run_with_progress(lambda bar: run_advise(cfg, progress=bar), errors=ReferenceError)
     if as_json:
         click.echo(json.dumps(doc, indent=1))
@@ -103,7 +102,12 @@ def advise(as_json, **advise_options):
 
 @click.command()
 @click.option(
-    "--deals", default="100k", show_default=True, callback=count_option, help="Deals per rung."
+    "--deals",
+    default="100k",
+    show_default=True,
+    metavar="N",
+    callback=count_option,
+    help="Deals per rung.",
 )
 @deals_seed_option
 @analysis_threads_option
@@ -111,11 +115,13 @@ def advise(as_json, **advise_options):
     "--out",
     default="results/ladder.json",
     show_default=True,
+    metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to save the tables as JSON ('-' for none).",
 )
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON document instead of tables.")
-def ladder(deals, seed, threads, out, as_json):
+def ladder(deals, seed, threads, out, force, as_json):
     """Measure each step of the strategy ladder: card play, contract choice, doubling."""
     from bonken_sim.analyses.ladder import run_ladder, to_json, to_text
 
@@ -123,8 +129,8 @@ def ladder(deals, seed, threads, out, as_json):
     if saving:
         if out == Path("results/ladder.json"):
             call_or_fail(out.parent.mkdir, exist_ok=True)
-        if out.is_dir() or not out.expanduser().parent.is_dir():
-            raise UserError(f"cannot write --out {out}: not a file in an existing directory")
+        check_out_file(out, force)  # before the work, not after it
+    compile_first()
     result = call_or_fail(run_ladder, deals, seed, threads)
     doc = to_json(result)
     if saving:

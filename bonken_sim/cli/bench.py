@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import UserError, call_or_fail, count_option
+from bonken_sim.cli.common import UserError, call_or_fail, compile_first, count_option
+from bonken_sim.cli.console import StageLine
 
 
 def _thread_counts(threads: str) -> tuple[int, ...]:
@@ -41,6 +43,7 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "--deals",
     default="200k",
     show_default=True,
+    metavar="N",
     callback=count_option,
     help="Fresh deals per timed repeat.",
 )
@@ -48,16 +51,22 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "--repeats",
     default=5,
     show_default=True,
+    metavar="N",
     type=click.IntRange(1, 100),
     help="Timed repeats; medians are reported.",
 )
 @click.option(
-    "--threads", default="1,2", show_default=True, help="Thread counts to measure, comma-separated."
+    "--threads",
+    default="1,2",
+    show_default=True,
+    metavar="LIST",
+    help="Thread counts to measure, comma-separated.",
 )
 @click.option(
     "--reference-deals",
     default=40,
     show_default=True,
+    metavar="N",
     type=click.IntRange(0, 10_000),
     help="Deals for the pure-Python reference speed-up (0 to skip).",
 )
@@ -66,6 +75,7 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "out_dir",
     default="benchmarks/results",
     show_default=True,
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for the JSON result.",
 )
@@ -73,6 +83,7 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     "--strategies",
     default="random,basic,advanced",
     show_default=True,
+    metavar="LIST",
     help="Strategy tiers to measure, comma-separated (each plays all four seats).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
@@ -82,6 +93,7 @@ def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json
 
     counts = _thread_counts(threads)
     tiers = _strategy_tiers(strategies)
+    compile_first()
     echo = (lambda *a, **k: None) if as_json else click.echo
     result = call_or_fail(
         run_bench,
@@ -103,5 +115,10 @@ def warmup():
     from bonken_sim._core._jit import cache_dir
     from bonken_sim.engine.warmup import warmup as do_warmup
 
-    seconds = do_warmup()
+    line = StageLine("bonken-sim warmup") if sys.stderr.isatty() else None
+    try:
+        seconds = do_warmup(None if line is None else lambda k, n: line("compiling kernels", k, n))
+    finally:
+        if line is not None:
+            line.clear()
     click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")

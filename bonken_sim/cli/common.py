@@ -11,8 +11,10 @@ from typing import Any
 
 import click
 
-from bonken_sim.cli.console import ProgressBar
-from bonken_sim.files import write_atomic
+from bonken_sim.cli.console import ProgressBar, StageLine
+from bonken_sim.cli.interrupts import exit_status, say
+from bonken_sim.files import CannotWrite, check_writable, write_atomic
+from bonken_sim.rules.presets import RULESET_HELP
 from bonken_sim.runs.options import parse_count, parse_seed
 
 
@@ -62,27 +64,46 @@ def seed_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 def run_seed_option(f):
     """--seed S, required (play, trace)."""
     return click.option(
-        "--seed", required=True, callback=seed_option, help="Run seed (0 to 2**64-1)."
+        "--seed", required=True, metavar="S", callback=seed_option, help="Run seed (0 to 2**64-1)."
     )(f)
 
 
 def deals_seed_option(f):
     """--seed S of the deals an analysis plays, 1 if not given (ladder, tournament)."""
     return click.option(
-        "--seed", default="1", show_default=True, callback=seed_option, help="Seed of the deals."
+        "--seed",
+        default="1",
+        show_default=True,
+        metavar="S",
+        callback=seed_option,
+        help="Seed of the deals (0 to 2**64-1).",
+    )(f)
+
+
+def strategies_option(f):
+    """--strategies LIST of the seats, basic if not given (play, trace, advise)."""
+    return click.option(
+        "--strategies",
+        default="basic",
+        show_default=True,
+        metavar="LIST",
+        help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
     )(f)
 
 
 def analysis_threads_option(f):
     """--threads T of an analysis, 1 to 256 (ladder, tournament)."""
     return click.option(
-        "--threads", default=None, type=click.IntRange(1, 256), help="Threads (all cores)."
+        "--threads",
+        default=None,
+        metavar="N",
+        type=click.IntRange(1, 256),
+        help="Worker threads, 1 to 256. [default: the CPUs available]",
     )(f)
 
 
 # --- house rules --------------------------------------------------------------------------
 
-RULESET_HELP = "A named ruleset (house rules): standard, fixed-order, double-points, strict."
 RULES_HELP = "A TOML rules file: a preset plus overrides (see the README, House rules)."
 
 
@@ -103,10 +124,16 @@ def order_doubling_options(f):
     """--order free|fixed and --doubling on|off of full games, the ruleset's when not given
     (game, tournament)."""
     f = click.option(
-        "--doubling", default=None, help="Doubling: on or off (default: the ruleset's)."
+        "--doubling",
+        default=None,
+        metavar="on|off",
+        help="Doubling: on or off. [default: the ruleset's]",
     )(f)
     return click.option(
-        "--order", default=None, help="Contract order: free or fixed (default: the ruleset's)."
+        "--order",
+        default=None,
+        metavar="free|fixed",
+        help="Contract order: free or fixed. [default: the ruleset's]",
     )(f)
 
 
@@ -153,7 +180,7 @@ def executor_options(fn=None, *, parts: bool = True, envvar: bool = False):
             f = click.option(
                 "--write-parts",
                 "write_parts",
-                metavar="WHO",
+                metavar="workers|driver",
                 envvar=env("WRITE_PARTS"),
                 help=WRITE_PARTS_HELP,
             )(f)
@@ -180,6 +207,31 @@ def executor_description(spec, threads: int) -> str:
 
 # --- long calls ---------------------------------------------------------------------------
 
+COMPILING = "compiling kernels once (about a minute; `bonken-sim warmup` does this ahead)"
+
+
+def compile_first(show: bool = True) -> None:
+    """On a cold kernel cache (the first command after install, or after the engine
+    changed) compile every kernel now, saying so on stderr when ``show`` (with a count on a
+    terminal), rather than sit silent in the first call. The command's own timing then
+    starts after the compile: its deals/s and games/s are the play's."""
+    from bonken_sim.engine.warmup import is_warm, warmup
+
+    if is_warm():
+        return
+    if show:
+        click.echo(f"bonken-sim: {COMPILING} ...", err=True)
+    line = StageLine("bonken-sim") if show and sys.stderr.isatty() else None
+    try:
+        seconds = warmup(None if line is None else lambda k, n: line("compiling kernels", k, n))
+    finally:
+        if line is not None:
+            line.clear()
+    if show:
+        click.echo(
+            f"bonken-sim: kernels compiled in {seconds:.0f} s, cached for next time", err=True
+        )
+
 
 def run_with_progress(
     start: Callable[[Any], Any],
@@ -188,21 +240,26 @@ def run_with_progress(
     unit: str = "deals",
     interrupted: type[BaseException] | tuple[type[BaseException], ...] = (),
     errors: type[BaseException] | tuple[type[BaseException], ...] = (),
+    display: Callable[[], Any] | None = None,
 ) -> Any:
     """``start(progress)``, with a progress bar on stderr when ``show`` and stderr is a
     terminal (else ``progress`` is None); the bar is gone however the call ends.
+    ``display()`` makes another progress display than the bar of ``unit`` (one with the
+    bar's ``clear``).
 
-    An ``interrupted`` exception (the run stopped by Ctrl-C, resumable) prints its message
-    and exits with 130; an ``errors`` exception is a UserError.
+    An ``interrupted`` exception (the run stopped by Ctrl-C or SIGTERM, resumable) prints its
+    message and exits with 130 or 143 (``interrupts.exit_status``); an ``errors`` exception
+    is a UserError.
     """
-    bar = ProgressBar(unit=unit) if show and sys.stderr.isatty() else None
+    make = display if display is not None else (lambda: ProgressBar(unit=unit))
+    bar = make() if show and sys.stderr.isatty() else None
     try:
         return start(bar)
     except interrupted as exc:
         if bar is not None:  # before the message, which would otherwise follow the bar
             bar.clear()
-        click.echo(f"bonken-sim: {exc}", err=True)
-        raise click.exceptions.Exit(130) from None
+        say(str(exc))
+        raise click.exceptions.Exit(exit_status()) from None
     except errors as exc:
         raise UserError(str(exc)) from None
     finally:
@@ -211,6 +268,23 @@ def run_with_progress(
 
 
 # --- files --------------------------------------------------------------------------------
+
+
+FORCE_HELP = "Replace the --out file if it exists."
+
+
+def check_out_file(path: Path, force: bool) -> None:
+    """Refuse an --out file before any work is done: a directory, an existing file (unless
+    ``force``), a place that cannot be written."""
+    target = path.expanduser()
+    if target.is_dir():
+        raise UserError(f"--out {target} is a directory")
+    if target.exists() and not force:
+        raise UserError(f"--out {target} already exists; --force replaces it")
+    try:
+        check_writable(target)
+    except CannotWrite as exc:
+        raise UserError(f"cannot write --out {target}: {exc.reason}") from None
 
 
 def write_out(path: Path, lines: Iterable[str]) -> None:

@@ -1,10 +1,12 @@
-"""Terminal output of the run commands: the progress bar, the run summary, the score table.
+"""Terminal output of the run commands: the progress bar (and the stage line of a report),
+the run summary, the score table.
 
 Progress goes to stderr and only when it is a terminal; everything here is plain text.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import IO, Any
@@ -21,16 +23,34 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds // 60 % 60:02d}m"
 
 
-class ProgressBar:
+class _InPlace:
+    """A line of stderr redrawn in place (from a carriage return), wiped by ``clear``."""
+
+    def __init__(self, stream: IO[str] | None):
+        self.stream = stream if stream is not None else sys.stderr
+        self._shown = ""
+
+    def _draw(self, text: str) -> None:
+        self.stream.write(f"\r{text}")
+        self.stream.flush()
+        self._shown = text
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._shown = ""
+
+
+class ProgressBar(_InPlace):
     """``done/total deals [=====>    ] 41%  105,000 deals/s  ETA 6s`` redrawn in place."""
 
     def __init__(self, stream: IO[str] | None = None, width: int = 24, unit: str = "deals"):
-        self.stream = stream if stream is not None else sys.stderr
+        super().__init__(stream)
         self.unit = unit
         self.width = width
         self.t0: float | None = None
         self.start_done = 0
-        self._shown = False
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -44,16 +64,23 @@ class ProgressBar:
         bar = "=" * fill + (">" if fill < self.width else "") + " " * max(0, self.width - fill - 1)
         eta = _duration((total - done) / rate) if rate > 0 else "?"
         rate_txt = f"{rate:,.0f} {self.unit}/s" if rate > 0 else "starting"
-        line = f"\r{done:,}/{total:,} {self.unit} [{bar}] {frac:4.0%}  {rate_txt}  ETA {eta}  "
-        self.stream.write(line)
-        self.stream.flush()
-        self._shown = True
+        self._draw(f"{done:,}/{total:,} {self.unit} [{bar}] {frac:4.0%}  {rate_txt}  ETA {eta}  ")
 
-    def clear(self) -> None:
-        if self._shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-            self._shown = False
+
+class StageLine(_InPlace):
+    """``report: drawing figures 7/24`` redrawn in place: a long call's stages, each with
+    its count when it has one (``total`` 0: none)."""
+
+    def __init__(self, prefix: str, stream: IO[str] | None = None):
+        super().__init__(stream)
+        self.prefix = prefix
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        text = f"{self.prefix}: {stage}" + (f" {done}/{total}" if total else "")
+        # a line longer than the terminal wraps, and \r then redraws only its last row
+        text = text[: max(20, shutil.get_terminal_size().columns - 1)]
+        if text != self._shown.removesuffix("\033[K"):
+            self._draw(f"{text}\033[K")
 
 
 def _mb(n: int) -> str:

@@ -12,6 +12,7 @@ from bonken_sim.cli.common import (
     UserError,
     analysis_threads_option,
     call_or_fail,
+    compile_first,
     count_option,
     deals_seed_option,
     executor_description,
@@ -31,18 +32,37 @@ def _profiles_help() -> str:
 
 @click.command()
 @click.option(
-    "--games", default=None, help="Number of games (1e5, 10k, ...); on --resume: the run's."
+    "--games",
+    default=None,
+    metavar="N",
+    help="Number of games (1e5, 10k, ...). [required unless --resume takes the run's]",
 )
-@click.option("--seed", default=None, help="Run seed (drawn and printed when not given).")
+@click.option(
+    "--seed",
+    default=None,
+    metavar="S",
+    help="Run seed (0 to 2**64-1); drawn, printed and recorded if not given.",
+)
 @click.option(
     "--players",
     default=None,
+    metavar="LIST",
     help="One profile for every seat, or four comma-separated (seat 0 … 3). [default: basic]",
 )
 @order_doubling_options
-@click.option("--threads", default=None, type=int, help="Threads (default: all cores).")
-@click.option("--chunk-size", default=None, help="Games per Parquet part (default 20k).")
-@click.option("--out", default=None, type=click.Path(path_type=Path), help="Run directory.")
+@click.option(
+    "--threads",
+    default=None,
+    metavar="N",
+    type=int,
+    help="Worker threads. [default: the CPUs available]",
+)
+@click.option(
+    "--chunk-size", default=None, metavar="N", help="Games per Parquet part. [default: 20k]"
+)
+@click.option(
+    "--out", default=None, metavar="DIR", type=click.Path(path_type=Path), help="Run directory."
+)
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--force", is_flag=True, help="Replace an existing game run in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
@@ -59,6 +79,7 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
         cfg = make_game_config(**game_options, ruleset=rules, resume=resume, force=force)
     except GameRunError as exc:
         raise UserError(str(exc)) from None
+    compile_first(show=not quiet)
     if not quiet and not as_json:
         click.echo(
             f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
@@ -89,8 +110,14 @@ game.help = f"{game.help}\n\n{_profiles_help()}"
 
 
 @click.command()
-@click.option("--games", required=True, callback=count_option, help="Games in all (1e5, 10k, ...).")
-@click.option("--profiles", required=True, help="2 to 4 profiles, comma-separated.")
+@click.option(
+    "--games",
+    required=True,
+    metavar="N",
+    callback=count_option,
+    help="Games in all (1e5, 10k, ...).",
+)
+@click.option("--profiles", required=True, metavar="LIST", help="2 to 4 profiles, comma-separated.")
 @deals_seed_option
 @order_doubling_options
 @analysis_threads_option
@@ -127,6 +154,7 @@ def tournament(
         raise UserError(f"--order must be free or fixed, got {order!r}")
     if doubling not in ("on", "off"):
         raise UserError(f"--doubling must be on or off, got {doubling!r}")
+    compile_first()
     result = call_or_fail(
         run_tournament,
         games,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import sys
 
 import click
 
@@ -11,6 +12,7 @@ from bonken_sim import __version__
 from bonken_sim.cli.analyses import advise, ladder
 from bonken_sim.cli.bench import bench, warmup
 from bonken_sim.cli.games import game, tournament
+from bonken_sim.cli.interrupts import INTERRUPTED, TERMINATED, exit_status, interrupts_handled, say
 from bonken_sim.cli.play import play, replay, trace
 from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
@@ -43,28 +45,54 @@ for _command in (
     cli.add_command(_command)
 
 
+# ``bonken-sim`` alone: click >= 8.2 raises this with the whole help as its message (8.1 printed
+# the help and exited 0 by itself); it is shown as click shows it, not squashed into one line.
+_NO_COMMAND: tuple[type[click.ClickException], ...] = tuple(
+    getattr(click.exceptions, name)
+    for name in ("NoArgsIsHelpError",)
+    if hasattr(click.exceptions, name)
+)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: every user error is one line on stderr and a non-zero exit."""
+    """Entry point: every user error is one line on stderr and a non-zero exit; so is an
+    interrupt (Ctrl-C: 130, SIGTERM: 143), after the command has cleaned up."""
     if argv is None:
         # The console script: the process ends after this call. Frozen objects are left out of
         # the interpreter's last garbage collection, which otherwise walks numba's millions of
         # objects for about 0.25 s at every exit (measured); files and pools are closed by then.
         atexit.register(gc.freeze)
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        rv = cli.main(args=argv, prog_name="bonken-sim", standalone_mode=False)
+        with interrupts_handled():
+            return _invoke(args)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM as Terminated
+        status = exit_status()
+        say("terminated" if status == TERMINATED else "interrupted")
+        return status
+
+
+def _invoke(args: list[str]) -> int:
+    """Parse ``args`` and run the command; click's errors become one line and an exit status.
+
+    Not ``cli.main``: it answers Ctrl-C with a blank line on stderr before its own message.
+    """
+    try:
+        with cli.make_context("bonken-sim", args) as ctx:
+            rv = cli.invoke(ctx)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.exceptions.Abort:
-        click.echo("bonken-sim: aborted", err=True)
-        return 130
+        say("aborted")
+        return INTERRUPTED
+    except _NO_COMMAND as exc:
+        click.echo(exc.format_message(), err=True)
+        return 2
     except click.ClickException as exc:
         msg = exc.format_message().replace("\n", " ")
         click.echo(f"bonken-sim: error: {msg}", err=True)
         return exc.exit_code if exc.exit_code else 2
-    except KeyboardInterrupt:
-        click.echo("bonken-sim: interrupted", err=True)
-        return 130
     except BrokenPipeError:
         return 0
-    # Without standalone mode click returns a command's exit code (ctx.exit) as the value.
+    # a command's return value is its exit code (ctx.exit raises Exit instead)
     return rv if isinstance(rv, int) else 0

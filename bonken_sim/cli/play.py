@@ -8,13 +8,17 @@ from pathlib import Path
 import click
 
 from bonken_sim.cli.common import (
+    FORCE_HELP,
     UserError,
     call_or_fail,
+    check_out_file,
+    compile_first,
     count_option,
     echo_lines,
     resolve_rules,
     ruleset_options,
     run_seed_option,
+    strategies_option,
     write_out,
 )
 from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_variants
@@ -22,20 +26,20 @@ from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_varia
 
 @click.command()
 @run_seed_option
-@click.option("--deal", "deal", default="0", show_default=True, help="Deal index (0, 1, 2, ...).")
+@click.option(
+    "--deal", "deal", default="0", show_default=True, metavar="N", help="Deal index (0, 1, 2, ...)."
+)
 @click.option(
     "--contract",
     required=True,
+    metavar="NAME",
     help="bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino or troeven.",
 )
-@click.option("--trump", default=None, help="Trump for troeven: C, D, H, S or NT.")
+@click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
+@strategies_option
 @click.option(
-    "--strategies",
-    default="basic",
-    show_default=True,
-    help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
+    "--dealer", default=0, show_default=True, metavar="SEAT", help="Dealer seat 0-3.", type=int
 )
-@click.option("--dealer", default=0, show_default=True, help="Dealer seat 0-3.", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
 @ruleset_options
 def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rules_file):
@@ -50,6 +54,7 @@ def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rule
         raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
     rules = resolve_rules(ruleset, rules_file)
     variant = call_or_fail(make_variant, contract, trump, ruleset=rules)
+    compile_first()
     p = call_or_fail(play_deal, seed, deal_i, variant, strategies, dealer, ruleset=rules)
     if as_json:
         click.echo(json.dumps(p.record()))
@@ -124,36 +129,39 @@ def _dealer_of(dealer: str):
 
 @click.command()
 @click.option(
-    "--deals", required=True, callback=count_option, help="Number of deals (1e3, 10k, ...)."
+    "--deals",
+    required=True,
+    metavar="N",
+    callback=count_option,
+    help="Number of deals (1e3, 10k, ...).",
 )
 @run_seed_option
 @click.option(
     "--contracts",
     default="all",
     show_default=True,
+    metavar="LIST",
     help="all, or a comma list such as bukken,troeven_H,troeven.",
 )
-@click.option(
-    "--strategies",
-    default="basic",
-    show_default=True,
-    help="One strategy for all seats or four, comma-separated.",
-)
+@strategies_option
 @click.option(
     "--dealer",
     default="0",
     show_default=True,
+    metavar="SEAT",
     help="Dealer seat 0-3, or 'rotate' (dealer = deal mod 4).",
 )
 @click.option(
     "--out",
     "out",
     required=True,
+    metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Output JSONL file ('-' for stdout).",
 )
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @ruleset_options
-def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
+def trace(deals, seed, contracts, strategies, dealer, out, force, ruleset, rules_file):
     """Write every card of many deals as JSON lines, for independent checking."""
     from bonken_sim.engine.play import parse_strategies
     from bonken_sim.engine.play import play as play_deal
@@ -164,6 +172,9 @@ def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
     dealer_of = _dealer_of(dealer)
     if deals > 10**7:
         raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")
+    if str(out) != "-":
+        check_out_file(out, force)
+    compile_first()
 
     def records():
         for d in range(deals):
@@ -186,13 +197,28 @@ def trace(deals, seed, contracts, strategies, dealer, out, ruleset, rules_file):
 def replay(files, quiet):
     """Check trace files card by card under the rules (exit 1 if any record is illegal).
 
-    A record with "scores" must replay to exactly those scores.
+    A record with "scores" must replay to exactly those scores. A file that is not UTF-8
+    JSON lines, or holds no record, is an error (exit 2).
     """
+    compile_first()
+    n_ok = n_bad = 0
+    for path in files:
+        ok, bad = _replay_file(path, quiet)
+        n_ok, n_bad = n_ok + ok, n_bad + bad
+    click.echo(f"{n_ok} legal, {n_bad} illegal")
+    if n_bad:
+        raise click.exceptions.Exit(1)
+
+
+def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
+    """Replay every record of one trace file: (legal, illegal), each illegal one printed
+    unless ``quiet``. A file that is not UTF-8 text, or holds no record, is a UserError:
+    replay checks records, and there is nothing to check."""
     from bonken_sim.engine.play import IllegalPlay
     from bonken_sim.engine.play import replay as replay_record
 
     n_ok = n_bad = 0
-    for path in files:
+    try:
         with open(path, encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
@@ -214,6 +240,10 @@ def replay(files, quiet):
                     n_bad += 1
                     if not quiet:
                         click.echo(f"{where}: illegal: {exc}")
-    click.echo(f"{n_ok} legal, {n_bad} illegal")
-    if n_bad:
-        raise click.exceptions.Exit(1)
+    except UnicodeDecodeError:
+        raise UserError(f"not a trace file: {path} is not UTF-8 JSON lines") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if n_ok + n_bad == 0:
+        raise UserError(f"no records in {path}: a trace file has one JSON record per line")
+    return n_ok, n_bad

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import UserError
+from bonken_sim.cli.common import call_or_fail, run_with_progress
+from bonken_sim.cli.console import StageLine
 
 
 @click.command()
@@ -58,18 +60,21 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
     from bonken_sim.report import ReportError, write_report
     from bonken_sim.report.build import parse_formats
 
-    try:
-        fmts = parse_formats(formats)
-        result = write_report(
-            run_dir,
-            out,
-            fmts,
-            workers=workers,
-            fitted=not no_policy,
-            compare_games=compare_games,
+    fmts = call_or_fail(parse_formats, formats)
+
+    def start(progress):
+        options = {"workers": workers, "fitted": not no_policy, "compare_games": compare_games}
+        return write_report(run_dir, out, fmts, progress=progress, **options)
+
+    with warnings.catch_warnings():
+        if quiet:  # the pool's workers take this process's filters
+            warnings.simplefilter("ignore")
+        result = run_with_progress(
+            start,
+            show=not quiet,
+            errors=(ReportError, ValueError, OSError),  # NotARun is a ValueError
+            display=lambda: StageLine("report"),
         )
-    except (ReportError, ValueError, OSError) as exc:  # NotARun is a ValueError
-        raise UserError(str(exc)) from None
     if not quiet:
         pages = [p for p in ("report.html", "report.md") if p in result.files]
         what = "games" if "figures/game_results.png" in result.files else "deals"

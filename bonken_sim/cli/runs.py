@@ -10,14 +10,15 @@ import click
 
 from bonken_sim.cli.common import (
     RULES_HELP,
-    RULESET_HELP,
     UserError,
     call_or_fail,
+    compile_first,
     echo_lines,
     executor_description,
     executor_options,
     run_with_progress,
 )
+from bonken_sim.rules.presets import RULESET_HELP
 
 # The run options whose config-file key is not their parameter name.
 _PARAMETER_OF_KEY = {"json": "as_json", "rules": "rules_file"}
@@ -46,7 +47,8 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
     "--deals",
     metavar="N",
     envvar="BONKEN_SIM_DEALS",
-    help="Number of deals: 1e6, 2.5M, 10k, 1_000_000.",
+    help="Number of deals: 1e6, 2.5M, 10k, 1_000_000. "
+    "[required unless --resume or --config gives it]",
 )
 @click.option(
     "--seed",
@@ -71,14 +73,14 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
 )
 @click.option(
     "--threads",
-    metavar="T",
+    metavar="N",
     envvar="BONKEN_SIM_THREADS",
     help="Worker threads. [default: the CPUs available]",
 )
 @click.option(
     "--chunk-size",
     "chunk_size",
-    metavar="K",
+    metavar="N",
     envvar="BONKEN_SIM_CHUNK_SIZE",
     help="Deals per Parquet part; memory grows with it. [default: 100k]",
 )
@@ -113,7 +115,7 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
 @click.option(
     "--config",
     "config_file",
-    metavar="FILE",
+    metavar="FILE.toml",
     envvar="BONKEN_SIM_CONFIG",
     is_eager=True,
     expose_value=False,
@@ -150,6 +152,7 @@ def run_cmd(as_json, quiet, **run_options):
             cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
     except (RunError, ValueError) as exc:
         raise UserError(str(exc)) from None
+    compile_first(show=not quiet)
 
     def started(cfg, done):
         if quiet:

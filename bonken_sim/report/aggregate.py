@@ -160,9 +160,10 @@ def first_pass(
     double_rules: Mapping[str, DoubleRule] | None = None,
     manifest: dict | None = None,
     pool: Pool = Pool(),
+    on_part: Callable[[], None] | None = None,
 ) -> tuple[RunStats, dict[int, dict[str, np.ndarray]]]:
     """Pass 1 over a complete run: every statistic but the choice comparison, and the choice
-    rules' picks that :func:`second_pass` needs.
+    rules' picks that :func:`second_pass` needs; ``on_part()`` after each part (progress).
 
     With a ``pool`` of several workers the parts are shared between them (when the rules
     pickle); the histograms are the same bit for bit."""
@@ -177,9 +178,11 @@ def first_pass(
     def absorb(result: tuple[Hists, dict[int, dict[str, np.ndarray]]]) -> None:
         hists.merge(result[0])
         picks.update(result[1])
+        if parallel and on_part is not None:  # one part each
+            on_part()
 
     if not parallel:
-        absorb(pass_one(layout, parts, double_rules, choice_rules))
+        absorb(pass_one(layout, parts, double_rules, choice_rules, on_part))
     else:
         assert pool.executor is not None
         _parallel_pass_one(

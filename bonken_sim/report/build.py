@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
-import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -38,7 +39,7 @@ from bonken_sim.report.aggregate import (
 from bonken_sim.report.drawing import FigureQueue, by_cost
 from bonken_sim.report.figures import render_figure
 from bonken_sim.report.meta import deal_run_meta, game_run_meta
-from bonken_sim.report.pool import pool_context
+from bonken_sim.report.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.render import html_page, markdown_page
 from bonken_sim.report.sections_deals import GUIDE, deal_sections
 from bonken_sim.report.sections_games import GAME_GUIDE, game_sections
@@ -52,6 +53,14 @@ DEFAULT_DIR = "_report"  # '_' keeps it out of the run's Parquet datasets (reade
 
 class ReportError(ValueError):
     """A report that cannot be written where asked (bad --out, bad --format)."""
+
+
+# progress(stage, done, total): what the report is doing (see write_report)
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    pass
 
 
 @dataclass
@@ -117,6 +126,7 @@ def write_report(
     workers: int = 1,
     fitted: bool = False,
     compare_games: str | os.PathLike | None = None,
+    progress: Progress | None = None,
 ) -> ReportResult:
     """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
 
@@ -131,7 +141,11 @@ def write_report(
     per-contract contributions, doubling); the rules, ``workers`` and ``fitted`` do not apply
     to it. ``compare_games``: a second game run of the same games with the other doubling
     setting, for the effect of doubling on win rates (game runs only).
+
+    ``progress(stage, done, total)`` is told what is being done: the parts read, the figures
+    drawn (``done`` of ``total``; total 0 for a stage without a count).
     """
+    progress = progress or _no_progress
     t0 = time.perf_counter()
     root = Path(run)
     fmts = parse_formats(formats)
@@ -139,7 +153,7 @@ def write_report(
         game_manifest = G.open_game_run(root)
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
-        return _write_games(root, dest, fmts, game_manifest, compare_games, t0)
+        return _write_games(root, dest, fmts, game_manifest, compare_games, t0, progress)
     if compare_games is not None:
         open_run(root)  # a run that is not a run at all says so first
         raise ReportError(
@@ -158,20 +172,32 @@ def write_report(
         double_rules = {**fit_double, **(double_rules or {})}
     pool: Executor | None = None
     if workers > 1:
-        pool = ProcessPoolExecutor(workers, mp_context=pool_context())
-    try:
-        return _write_deals(
-            root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0
+        start_forkserver()  # with Ctrl-C ignored, if start_early has not
+        filters = list(warnings.filters)
+        pool = ProcessPoolExecutor(
+            workers, mp_context=pool_context(), initializer=init_worker, initargs=(filters,)
         )
+    try:
+        rules = (choice_rules, double_rules)
+        return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
 
 
-def _write_deals(root, dest, fmts, manifest, choice_rules, double_rules, pool, workers, t0):
+def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress):
+    choice_rules, double_rules = rules
+    n_parts = len(manifest["parts"])
+    read = [0]
+
+    def part_read() -> None:
+        read[0] += 1
+        progress("reading parts", read[0], n_parts)
+
     with _report_folder(dest) as (tmp, on_failure):
+        progress("reading parts", 0, n_parts)
         stats, picks = first_pass(
-            root, choice_rules, double_rules, manifest=manifest, pool=Pool(pool, workers)
+            root, choice_rules, double_rules, manifest, Pool(pool, workers), part_read
         )
         dbl = list(double_rules or {})
 
@@ -185,6 +211,7 @@ def _write_deals(root, dest, fmts, manifest, choice_rules, double_rules, pool, w
             # second pass (it reads one score column: cheaper than keeping workers busy)
             _, early, _ = deal_sections(stats, dbl)
             queue.add([(n, early[n], base(n)) for n in by_cost(early)])
+        progress("comparing the choice rules", 0, 0)
         second_pass(stats, picks, list(choice_rules or {}))
         t_agg = time.perf_counter() - t0
         sections, draw, tabs = deal_sections(stats, dbl)
@@ -194,17 +221,24 @@ def _write_deals(root, dest, fmts, manifest, choice_rules, double_rules, pool, w
         if queue is not None:
             queue.add([(n, draw[n], base(n)) for n in order if n not in queue.names])
         files = _write_tables(tmp, tabs)
+
+        def drawn(by_pool: int = 0) -> None:
+            progress("drawing figures", len(pngs) + by_pool, len(order))
+
         if queue is not None:
             # this process draws too: the cheapest figures no worker has taken yet
             while (job := queue.take_cheapest()) is not None:
+                drawn(queue.drawn())
                 name, spec, path = job
                 pngs[name] = render_figure(spec, path)
-            pngs.update(queue.finish())
+            pngs.update(queue.finish(on_wait=drawn))
         for name in order:
             if name not in pngs:
+                drawn()
                 pngs[name] = render_figure(draw[name], base(name))
             items[name].png = pngs[name]
             files += _figure_files(name)
+        progress("writing pages", 0, 0)
         seed = manifest["config"].get("seed")
         title = f"Bonken simulation report: {stats.deals:,} deals, seed {seed}"
         page = (title, deal_run_meta(stats, root), GUIDE, sections)
@@ -213,18 +247,21 @@ def _write_deals(root, dest, fmts, manifest, choice_rules, double_rules, pool, w
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
 
 
-def _write_games(root, dest, fmts, manifest, compare, t0) -> ReportResult:
+def _write_games(root, dest, fmts, manifest, compare, t0, progress) -> ReportResult:
     with _report_folder(dest) as (tmp, _):
+        progress("reading the games", 0, 0)
         stats = G.aggregate_games(root, manifest)
         if compare is not None:
             stats.compare = G.compare_doubling(stats, compare)
         t_agg = time.perf_counter() - t0
         sections, draw, tabs = game_sections(stats)
         files = _write_tables(tmp, tabs)
-        for section in sections:
-            for item in section.figures:
-                item.png = render_figure(draw[item.name], str(tmp / "figures" / item.name))
-                files += _figure_files(item.name)
+        figures = [item for section in sections for item in section.figures]
+        for k, item in enumerate(figures):
+            progress("drawing figures", k, len(figures))
+            item.png = render_figure(draw[item.name], str(tmp / "figures" / item.name))
+            files += _figure_files(item.name)
+        progress("writing pages", 0, 0)
         seed = manifest["config"].get("seed")
         title = f"Bonken game report: {stats.games:,} games, seed {seed}"
         page = (title, game_run_meta(stats, root), GAME_GUIDE, sections)
@@ -244,9 +281,12 @@ def _report_folder(dest: Path) -> Iterator[tuple[Path, list[Callable[[], None]]]
     """The private folder a report is built in (with its ``figures`` and ``tables``), and a
     list of what to stop if the report fails. On failure the folder is removed, and an
     OSError becomes a ReportError naming ``dest``."""
-    tmp = _temp_dir(dest)
+    # named before it is made, so that an interrupt landing right after the mkdir still
+    # finds it to remove
+    tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.tmp"
     on_failure: list[Callable[[], None]] = []
     try:
+        _make_private_dir(tmp, dest)
         (tmp / "figures").mkdir()
         (tmp / "tables").mkdir()
         yield tmp, on_failure
@@ -263,12 +303,12 @@ def _figure_files(name: str) -> list[str]:
     return [f"figures/{name}.png", f"figures/{name}.svg"]
 
 
-def _temp_dir(dest: Path) -> Path:
-    """The private folder beside ``dest`` that a report is built in. It is made first, so an
-    unwritable destination fails now and not after the whole pass."""
+def _make_private_dir(tmp: Path, dest: Path) -> None:
+    """Make ``tmp``, the private folder beside ``dest`` that a report is built in. It is
+    made first, so an unwritable destination fails now and not after the whole pass."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))
+        tmp.mkdir(mode=0o700)
     except OSError as exc:
         raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
 

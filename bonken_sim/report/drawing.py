@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from bonken_sim.report.figures import FigureSpec, render_figure
@@ -69,9 +69,12 @@ class FigureQueue:
                 self.closed = True
 
     def abort(self) -> None:
+        """Submit nothing more, and wait for the figures the workers are drawing: they write
+        into the report's folder, which is removed next (and a worker ignores Ctrl-C)."""
         with self.lock:
             self.closed = True
             self.todo.clear()
+        self.thread.join()
 
     def _loop(self) -> None:
         while True:
@@ -90,9 +93,18 @@ class FigureQueue:
                 for fut in done:
                     self.finished[self.running.pop(fut)] = fut
 
-    def finish(self) -> dict[str, bytes]:
-        """Wait for the pool's figures: name → PNG bytes (a worker's error is raised)."""
+    def drawn(self) -> int:
+        """How many of the pool's figures are drawn."""
+        with self.lock:
+            return len(self.finished)
+
+    def finish(self, on_wait: Callable[[int], None] | None = None) -> dict[str, bytes]:
+        """Wait for the pool's figures: name → PNG bytes (a worker's error is raised).
+        ``on_wait(drawn)`` is called every 0.1 s while waiting."""
         with self.lock:
             self.closed = True  # nothing is left to submit: take_cheapest emptied todo
-        self.thread.join()
+        while self.thread.is_alive():
+            if on_wait is not None:
+                on_wait(self.drawn())
+            self.thread.join(0.1)
         return {name: fut.result() for name, fut in self.finished.items()}

@@ -93,6 +93,23 @@ def bottom_legend(fig: Figure, handles: list, title: str) -> None:
     )
 
 
+def legend_or_note(ax, **legend: Any) -> None:
+    """The panel's legend or, when it shows no line (every group rests on fewer than MIN_N
+    deals: a small run), a note saying so; matplotlib warns about an empty legend."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**legend)
+        return
+    ax.text(
+        0.5,
+        0.5,
+        f"too few deals\n(no group of {MIN_N} or more)",
+        transform=ax.transAxes,
+        ha="center",
+        va="center",
+        color="0.4",
+    )
+
+
 def rel_legend(fig: Figure, relations: Sequence[str] = REL_NAMES, title: str = "seat") -> None:
     """The legend of the seat relations' colours, below the panels."""
     handles = [

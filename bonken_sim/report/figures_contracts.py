@@ -20,6 +20,7 @@ from bonken_sim.report.figure_kit import (
     bars,
     ci_err,
     label_cells,
+    legend_or_note,
     line_band,
     new_figure,
     panel_grid,
@@ -301,7 +302,7 @@ def trump_value(t: pd.DataFrame, by_length: pd.DataFrame, nt_mean: float | None)
     ax_len.set_ylabel("chooser's mean score (points)")
     ax_len.set_title("4 suits pooled; honours = A, K, Q, J of trumps")
     ax_len.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
-    ax_len.legend(loc="upper left", fontsize=8)
+    legend_or_note(ax_len, loc="upper left", fontsize=8)
     # per suit, honours pooled: the four suits should agree
     for suit, color in zip("CDHS", ("#2ca02c", "#ff7f0e", "#d62728", "#1f77b4"), strict=True):
         ds = by_length[(by_length["trump"] == suit) & (by_length["n"] >= MIN_N)]
@@ -311,7 +312,7 @@ def trump_value(t: pd.DataFrame, by_length: pd.DataFrame, nt_mean: float | None)
     ax_suit.set_xlabel("chooser's cards in the trump suit")
     ax_suit.set_title("per trump suit, honours pooled")
     ax_suit.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
-    ax_suit.legend(loc="upper left", fontsize=8)
+    legend_or_note(ax_suit, loc="upper left", fontsize=8)
     return fig
 
 

@@ -146,9 +146,11 @@ def pass_one(
     parts: Sequence[Mapping[str, Any]],
     double_rules: Mapping[str, DoubleRule] | None = None,
     choice_rules: Mapping[str, ChoiceRule] | None = None,
+    on_part: Callable[[], None] | None = None,
 ) -> tuple[Hists, dict[int, dict[str, np.ndarray]]]:
     """The pass-1 histograms of ``parts`` (any subset of the run's parts), and each choice
-    rule's pick per deal (int8 variant indices, by part index) for pass 2.
+    rule's pick per deal (int8 variant indices, by part index) for pass 2; ``on_part()``
+    after each part (progress).
 
     The rules run here, once per part: pass 2 needs the picks, and a rule such as the fitted
     policy costs more than everything else; the picks are one byte per deal."""
@@ -199,6 +201,8 @@ def pass_one(
             for name, mask in masks.items():
                 _add_rule_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
             _trump_stats(h, sidx, chooser_hand[a:b], feats, a, b, suit_v, nt_v)
+        if on_part is not None:
+            on_part()
     h.double = {k: np.ascontiguousarray(w[:, _SLOTS]) for k, w in wide.items()}
     return h, picks
 

@@ -1,0 +1,78 @@
+"""--out FILE of trace and ladder: an existing file is kept unless --force, and a place that
+cannot be written is refused before any work, in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from bonken_sim.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _unwritable(tmp_path: Path) -> Path:
+    """A file in a directory that cannot be written (root writes anywhere but /proc)."""
+    if os.geteuid() == 0:
+        return Path("/proc/bonken-sim-out.json")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    return ro / "out.json"
+
+
+TRACE = ["trace", "--deals", "1", "--seed", "1", "--contracts", "bukken", "--out"]
+LADDER = ["ladder", "--deals", "50", "--seed", "1", "--out"]
+
+
+@pytest.mark.parametrize("command", [TRACE, LADDER], ids=["trace", "ladder"])
+def test_an_existing_out_file_is_kept_without_force(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setattr("bonken_sim.analyses.ladder.run_ladder", _no_work)
+    out = tmp_path / "old.json"
+    out.write_text("keep\n")
+    code, stdout, err = run(capsys, *command, str(out))
+    assert code == 2 and stdout == ""
+    assert err == f"bonken-sim: error: --out {out} already exists; --force replaces it\n"
+    assert out.read_text() == "keep\n"
+
+
+def test_trace_force_replaces_the_file(tmp_path, capsys):
+    out = tmp_path / "old.jsonl"
+    out.write_text("keep\n")
+    code, _, err = run(capsys, *TRACE, str(out), "--force")
+    assert code == 0, err
+    assert json.loads(out.read_text())["contract"] == "bukken"
+
+
+def test_ladder_force_replaces_the_file(tmp_path, capsys):
+    out = tmp_path / "old.json"
+    out.write_text("keep\n")
+    code, stdout, err = run(capsys, *LADDER, str(out), "--force", "--json")
+    assert code == 0, err
+    assert json.loads(out.read_text()) == json.loads(stdout)
+
+
+def _no_work(*args, **kwargs):
+    raise AssertionError("the ladder ran although its --out cannot be written")
+
+
+@pytest.mark.parametrize("command", [TRACE, LADDER], ids=["trace", "ladder"])
+def test_an_unwritable_out_is_refused_before_the_work(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setattr("bonken_sim.analyses.ladder.run_ladder", _no_work)
+    out = _unwritable(tmp_path)
+    code, stdout, err = run(capsys, *command, str(out))
+    assert code == 2 and stdout == ""
+    assert err.startswith(f"bonken-sim: error: cannot write --out {out}: ") and err.count("\n") == 1
+
+
+def test_force_is_in_the_help(capsys):
+    for name in ("trace", "ladder"):
+        assert main([name, "--help"]) == 0
+        assert "--force" in capsys.readouterr().out

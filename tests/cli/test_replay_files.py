@@ -1,0 +1,47 @@
+"""replay of a file that is not a trace: one line naming the file, exit 2, no traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bonken_sim.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_binary_file_is_not_a_trace_file(tmp_path, capsys):
+    path = tmp_path / "some.parquet"
+    path.write_bytes(b"PAR1\x15\x04\x15\x80\xff\x01\x00\x00\xfe\xc3\x28" * 64)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err == f"bonken-sim: error: not a trace file: {path} is not UTF-8 JSON lines\n"
+
+
+@pytest.mark.parametrize("content", ["", "\n\n  \n"])
+def test_a_file_without_records_is_an_error(tmp_path, capsys, content):
+    path = tmp_path / "empty.jsonl"
+    path.write_text(content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"bonken-sim: error: no records in {path}: a trace file has one JSON record per line\n"
+    )
+
+
+def test_an_empty_file_among_traces_is_named(tmp_path, capsys):
+    trace = tmp_path / "t.jsonl"
+    assert main(["trace", "--deals", "1", "--seed", "1", "--out", str(trace)]) == 0
+    assert len([json.loads(x) for x in trace.read_text().splitlines()]) == 12
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    capsys.readouterr()
+    code, _, err = run(capsys, "replay", str(trace), str(empty))
+    assert code == 2 and err.count("\n") == 1 and f"no records in {empty}" in err
+    code, out, _ = run(capsys, "replay", str(trace))
+    assert code == 0 and out == "12 legal, 0 illegal\n"
