@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import os
 import sys
 
 import click
@@ -69,6 +70,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM as Terminated
         status = exit_status()
         say("terminated" if status == TERMINATED else "interrupted")
+        if argv is None:
+            # The command has cleaned up (its files, pools and manifest) by now. An interrupted
+            # process runs the exit handlers (multiprocessing's among them) but skips the
+            # interpreter's teardown: under load, tearing down numba's state after an
+            # interrupt was seen to abort ("double free") once in a few dozen.
+            atexit._run_exitfuncs()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
         return status
 
 

@@ -383,8 +383,10 @@ def _in_main_thread() -> bool:
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """In the main thread, SIGTERM stops a run like Ctrl-C does (manifest saved)."""
-    if not _in_main_thread():
+    """In the main thread, SIGTERM stops a run like Ctrl-C does (manifest saved). Where a
+    handler that raises is in place already (the command line's, which also makes the exit
+    status 143) it is kept."""
+    if not _in_main_thread() or callable(signal.getsignal(signal.SIGTERM)):
         yield
         return
 

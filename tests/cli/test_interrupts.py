@@ -165,11 +165,6 @@ def test_run_stopped_by_ctrl_c_is_one_line_and_resumable(tmp_path):
     assert err.startswith("bonken-sim: interrupted: ") and "--resume" in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="runs/directory.py sigterm_as_interrupt replaces the command line's SIGTERM "
-    "handler by one raising a plain KeyboardInterrupt: exit 130 until it keeps ours",
-)
 def test_run_stopped_by_sigterm_exits_143(tmp_path):
     out_dir = tmp_path / "run"
     args = ["run", "--deals", "3M", "--seed", "1", "--quiet", "--out", str(out_dir)]
