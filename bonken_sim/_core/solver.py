@@ -1,0 +1,460 @@
+"""Exact open-hand values of trick contracts: paranoid alpha-beta over uint64 hands.
+
+The value for seat ``P`` of a position at a trick's beginning is the score P can make sure
+of in the remaining tricks when the other three play together against P (every hand open).
+It is a min-max value: P maximises, the others minimise P's score.
+
+The search is fail-soft alpha-beta over single cards. What keeps it small:
+
+- a transposition table probed only at trick boundaries, keyed on the cards still held
+  plus the leader: from a fixed start the cards still held determine every hand (a hand is
+  its start hand and the cards still held), and the score of the remaining tricks does not
+  depend on the order of the earlier ones. An entry keeps a lower and an upper bound;
+- equivalent cards searched once: two cards of one hand are interchangeable when no other
+  card still in play (held, or on the current trick) lies between them and they carry the
+  same points (so K and Q of a suit differ in herenboeren);
+- bounds from the points still in play: the value of the remaining tricks lies between the
+  sum of its negative parts and the sum of its positive parts (0 once the K of hearts fell
+  in hartenheer), which cuts whole subtrees against the window;
+- move ordering: the table's best card first, then cheap per-contract guesses (win with the
+  lowest card that wins, duck with the highest card that ducks, ...).
+
+The table is a caller-allocated uint64 array (``new_table``) of fixed size: nothing grows
+across solves. Each solve takes a fresh generation number, stored in ``table[0]`` and mixed
+into every key, so old entries simply stop matching (the table is zeroed only when the
+10-bit generation wraps). ``solve_value`` is the entry point for other kernels (a search
+player calls it per sampled deal); ``solve_cards`` also values every legal card of the seat
+on move.
+"""
+
+import numpy as np
+
+from ._jit import jit
+from .cards import HEARTS, SUIT13, SUIT_MASKS, U0, U1, above, highest, lowest, npop, suit_of
+from .playout import beats, lead_ban, trick_legal
+from .ruleset import (
+    F_BAN_HEART_LEAD,
+    F_LAST_PTS,
+    F_PTS_A,
+    F_PTS_A_MASK,
+    F_PTS_B,
+    F_PTS_B_MASK,
+    F_TRICK_PTS,
+    F_TRUMP,
+    F_TRUMP_PLAY,
+)
+
+# The search context: one int64 array of the rule values and counters.
+C_SEAT, C_TRUMP, C_TMODE, C_HMODE, C_TRICK_PTS, C_LAST_PTS = range(6)
+C_A_MASK, C_A_PTS, C_B_MASK, C_B_PTS, C_GEN, C_NODES = range(6, 12)
+N_CTX = 12
+
+NO_VALUE = -(2**62)  # solve_cards: the card is not legal
+_GEN_BITS = 10
+_GEN_SHIFT = np.uint64(54)  # key: 52 card bits, 2 leader bits, 10 generation bits
+_LEADER_SHIFT = np.uint64(52)
+_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
+_BOUND_OFF = 1 << 20  # a bound is stored as value + _BOUND_OFF in 21 bits
+_B21 = (1 << 21) - 1
+_NO_MOVE = 63
+
+
+def new_table(bits=20):
+    """A transposition table of ``2**bits`` entries (16 bytes each; 20 bits = 16 MiB)."""
+    return np.zeros(2 + 2 * (1 << bits), dtype=np.uint64)
+
+
+@jit
+def _next_generation(tt):
+    """Bump the table's generation; zero the table when the generation number wraps."""
+    gen = np.int64(tt[0]) + 1
+    if gen >= (1 << _GEN_BITS):
+        tt[:] = U0
+        gen = 1
+    tt[0] = np.uint64(gen)
+    return gen
+
+
+@jit
+def _setup(ctx, row, seat, tt):
+    ctx[C_SEAT] = seat
+    ctx[C_TRUMP] = row[F_TRUMP]
+    ctx[C_TMODE] = row[F_TRUMP_PLAY] if row[F_TRUMP] >= 0 else 0
+    ctx[C_HMODE] = row[F_BAN_HEART_LEAD]
+    ctx[C_TRICK_PTS] = row[F_TRICK_PTS]
+    ctx[C_LAST_PTS] = row[F_LAST_PTS]
+    ctx[C_A_MASK] = row[F_PTS_A_MASK]
+    ctx[C_A_PTS] = row[F_PTS_A]
+    ctx[C_B_MASK] = row[F_PTS_B_MASK]
+    ctx[C_B_PTS] = row[F_PTS_B]
+    ctx[C_GEN] = _next_generation(tt)
+    ctx[C_NODES] = 0
+
+
+@jit
+def _card_pts(cards, ctx):
+    """Points of the point cards among ``cards``."""
+    return ctx[C_A_PTS] * npop(cards & np.uint64(ctx[C_A_MASK])) + ctx[C_B_PTS] * npop(
+        cards & np.uint64(ctx[C_B_MASK])
+    )
+
+
+@jit
+def _bounds(rem, ctx):
+    """(lowest, highest) score any seat can get from the tricks of the cards ``rem``."""
+    n = npop(rem) >> 2
+    tp = ctx[C_TRICK_PTS]
+    last = ctx[C_LAST_PTS]
+    a = ctx[C_A_PTS] * npop(rem & np.uint64(ctx[C_A_MASK]))
+    b = ctx[C_B_PTS] * npop(rem & np.uint64(ctx[C_B_MASK]))
+    lo = min(tp, 0) * n + min(last, 0) + min(a, 0) + min(b, 0)
+    hi = max(tp, 0) * n + max(last, 0) + max(a, 0) + max(b, 0)
+    return lo, hi
+
+
+@jit
+def _same_points(c, n, ctx):
+    am = np.uint64(ctx[C_A_MASK])
+    bm = np.uint64(ctx[C_B_MASK])
+    return ((am >> np.uint64(c)) & U1) == ((am >> np.uint64(n)) & U1) and (
+        (bm >> np.uint64(c)) & U1
+    ) == ((bm >> np.uint64(n)) & U1)
+
+
+@jit
+def representatives(L, H, live, ctx):
+    """The cards of ``L`` (legal, in hand ``H``) worth searching: the highest of each run of
+    equivalent cards. A card is dropped when the next higher card still in play (``live``:
+    held by anyone, or on the current trick) of its suit is in the same hand with the same
+    points; legal sets are closed upwards within a suit, so that card is legal too."""
+    out = L
+    m = L
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        up = above(c) & live
+        if up != U0:
+            n = lowest(up)
+            if (H >> np.uint64(n)) & U1 and _same_points(c, n, ctx):
+                out &= ~(U1 << np.uint64(c))
+    return out
+
+
+@jit
+def _beating(L, wcard, trump):
+    """The cards of ``L`` that would beat the trick's current winner ``wcard``."""
+    b = L & above(wcard)
+    if trump >= 0 and suit_of(wcard) != trump:
+        b |= L & SUIT_MASKS[trump]
+    return b
+
+
+@jit
+def _order(L, pos, mover, wcard, wseat, ctx):
+    """Move ordering as two groups of cards, each tried high-first (flag 1) or low-first."""
+    P = ctx[C_SEAT]
+    positive = ctx[C_TRICK_PTS] > 0
+    if pos == 0:
+        hi_first = positive
+        return L, hi_first, U0, False
+    B = _beating(L, wcard, ctx[C_TRUMP])
+    rest = L & ~B
+    if positive:
+        # P beats the others' winner cheaply; they beat P's winner cheaply, else play low.
+        if mover == P or wseat == P:
+            return B, False, rest, False
+        return rest, False, B, False
+    if mover == P:
+        return rest, True, B, False  # duck with the highest card that ducks
+    if wseat == P:
+        return rest, True, B, False  # pile high (point) cards onto P's trick
+    return rest, False, B, False
+
+
+@jit
+def _tt_index(tt, key):
+    n = np.uint64((tt.shape[0] - 2) >> 1)
+    h = (key * _HASH_MUL) >> np.uint64(24)
+    return 2 + 2 * np.int64(h & (n - U1))
+
+
+@jit
+def _tt_store(tt, key, lo, hi, move):
+    i = _tt_index(tt, key)
+    if tt[i] == key:  # merge with what is known
+        d = np.int64(tt[i + 1])
+        lo = max(lo, (d & _B21) - _BOUND_OFF)
+        hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
+    tt[i] = key
+    tt[i + 1] = np.uint64((lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42))
+
+
+# A search frame: one ply (one card) per stack level, int64 fields ...
+I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_ALPHA, I_BETA, I_A0, I_B0 = range(9)
+I_BEST, I_BEST_CARD, I_H1, I_H2, I_FIRST, I_GAIN, I_MOVER = range(9, 16)
+N_I = 16
+# ... and uint64 fields.
+U_TRICK, U_G1, U_G2, U_KEY, U_HAND = range(5)
+N_U = 5
+STACK = 54  # plies: 52 cards and the position after the last
+
+
+def new_stack():
+    """Scratch for the search: (int64 frames, uint64 frames)."""
+    return np.zeros((STACK, N_I), np.int64), np.zeros((STACK, N_U), np.uint64)
+
+
+@jit
+def _enter(d, hands, ctx, tt, si, su):
+    """Open frame ``d`` (its position fields set by the caller): 1 and the value when the
+    position is decided without a search (no cards, bounds, the table), else 0 and the
+    frame's candidate cards prepared."""
+    ctx[C_NODES] += 1
+    P = ctx[C_SEAT]
+    pos = si[d, I_POS]
+    leader = si[d, I_LEADER]
+    alpha = si[d, I_ALPHA]
+    beta = si[d, I_BETA]
+    trick = su[d, U_TRICK]
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    tt_move = _NO_MOVE
+    if pos == 0:
+        if rem == U0:
+            return 1, np.int64(0)
+        lo, hi = _bounds(rem, ctx)
+        if lo >= beta or lo == hi:
+            return 1, lo
+        if hi <= alpha:
+            return 1, hi
+        key = rem | (np.uint64(leader) << _LEADER_SHIFT) | (np.uint64(ctx[C_GEN]) << _GEN_SHIFT)
+        su[d, U_KEY] = key
+        i = _tt_index(tt, key)
+        if tt[i] == key:
+            dd = np.int64(tt[i + 1])
+            tlo = (dd & _B21) - _BOUND_OFF
+            thi = ((dd >> 21) & _B21) - _BOUND_OFF
+            tt_move = (dd >> 42) & 63
+            if tlo >= beta or tlo == thi:
+                return 1, tlo
+            if thi <= alpha:
+                return 1, thi
+            lo = max(lo, tlo)
+            hi = min(hi, thi)
+        # The value lies in [lo, hi]: a window wider than that only slows the search.
+        alpha = max(alpha, lo - 1)
+        beta = min(beta, hi + 1)
+    si[d, I_ALPHA] = alpha
+    si[d, I_BETA] = beta
+    si[d, I_A0] = alpha
+    si[d, I_B0] = beta
+    mover = (leader + pos) & 3
+    H = hands[mover]
+    trump = ctx[C_TRUMP]
+    if pos == 0:
+        broken = (rem & HEARTS) != HEARTS
+        L = trick_legal(H, 0, -1, U0, lead_ban(ctx[C_HMODE], broken), trump, 0, -1)
+    else:
+        led = si[d, I_LED]
+        ledm = SUIT13 << np.uint64(13 * led)
+        L = trick_legal(H, pos, led, ledm, False, trump, ctx[C_TMODE], si[d, I_WCARD])
+    cand = representatives(L, H, rem | trick, ctx)
+    g1, h1, g2, h2 = _order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], ctx)
+    first = -1
+    if tt_move != _NO_MOVE and (cand >> np.uint64(tt_move)) & U1:
+        first = tt_move
+        fb = ~(U1 << np.uint64(first))
+        g1 &= fb
+        g2 &= fb
+    su[d, U_G1] = g1
+    su[d, U_G2] = g2
+    su[d, U_HAND] = H
+    si[d, I_H1] = h1
+    si[d, I_H2] = h2
+    si[d, I_FIRST] = first
+    si[d, I_MOVER] = mover
+    si[d, I_BEST] = NO_VALUE if mover == P else -NO_VALUE
+    si[d, I_BEST_CARD] = _NO_MOVE
+    return 0, np.int64(0)
+
+
+@jit
+def _next_card(d, si, su):
+    """The next card frame ``d`` tries, or -1 when it is done (all tried, or a cut-off)."""
+    if si[d, I_ALPHA] >= si[d, I_BETA]:
+        return -1
+    c = si[d, I_FIRST]
+    if c >= 0:
+        si[d, I_FIRST] = -1
+        return c
+    g1 = su[d, U_G1]
+    if g1 != U0:
+        c = highest(g1) if si[d, I_H1] else lowest(g1)
+        su[d, U_G1] = g1 & ~(U1 << np.uint64(c))
+        return c
+    g2 = su[d, U_G2]
+    if g2 != U0:
+        c = highest(g2) if si[d, I_H2] else lowest(g2)
+        su[d, U_G2] = g2 & ~(U1 << np.uint64(c))
+        return c
+    return -1
+
+
+@jit
+def _play(d, c, hands, ctx, si, su):
+    """Play card ``c`` from frame ``d``: set up frame ``d + 1`` (a new trick after the
+    fourth card, P's points for it kept in ``I_GAIN`` of frame ``d``)."""
+    P = ctx[C_SEAT]
+    pos = si[d, I_POS]
+    mover = si[d, I_MOVER]
+    cb = U1 << np.uint64(c)
+    hands[mover] = su[d, U_HAND] & ~cb
+    trick = su[d, U_TRICK] | cb
+    if pos == 0:
+        led, wcard, wseat = suit_of(c), c, mover
+    else:
+        led = si[d, I_LED]
+        b = beats(c, si[d, I_WCARD], ctx[C_TRUMP])
+        wcard = c if b else si[d, I_WCARD]
+        wseat = mover if b else si[d, I_WSEAT]
+    gain = np.int64(0)
+    e = d + 1
+    if pos == 3:
+        if wseat == P:
+            gain = ctx[C_TRICK_PTS] + _card_pts(trick, ctx)
+            if (hands[0] | hands[1] | hands[2] | hands[3]) == U0:
+                gain += ctx[C_LAST_PTS]
+        si[e, I_POS] = 0
+        si[e, I_LEADER] = wseat
+        su[e, U_TRICK] = U0
+    else:
+        si[e, I_POS] = pos + 1
+        si[e, I_LEADER] = si[d, I_LEADER]
+        si[e, I_LED] = led
+        si[e, I_WCARD] = wcard
+        si[e, I_WSEAT] = wseat
+        su[e, U_TRICK] = trick
+    si[d, I_GAIN] = gain
+    si[e, I_ALPHA] = si[d, I_ALPHA] - gain
+    si[e, I_BETA] = si[d, I_BETA] - gain
+
+
+@jit
+def _take(d, c, v, ctx, si):
+    """Frame ``d`` learns that card ``c`` is worth ``v``."""
+    if si[d, I_MOVER] == ctx[C_SEAT]:
+        if v > si[d, I_BEST]:
+            si[d, I_BEST] = v
+            si[d, I_BEST_CARD] = c
+            si[d, I_ALPHA] = max(si[d, I_ALPHA], v)
+    elif v < si[d, I_BEST]:
+        si[d, I_BEST] = v
+        si[d, I_BEST_CARD] = c
+        si[d, I_BETA] = min(si[d, I_BETA], v)
+
+
+@jit
+def _close(d, tt, si, su):
+    """Frame ``d`` is done: its value, stored in the table at a trick's beginning (an upper
+    bound after a fail-low, a lower bound after a fail-high, else exact)."""
+    best = si[d, I_BEST]
+    if si[d, I_POS] == 0:
+        lo = best if best > si[d, I_A0] else np.int64(1 - _BOUND_OFF)
+        hi = best if best < si[d, I_B0] else np.int64(_BOUND_OFF - 1)
+        _tt_store(tt, su[d, U_KEY], lo, hi, si[d, I_BEST_CARD])
+    return best
+
+
+@jit
+def search(hands, ctx, tt, si, su):
+    """Fail-soft alpha-beta from the position in frame 0 of ``si``/``su`` (I_POS, I_LEADER,
+    I_LED, I_WCARD, I_WSEAT, U_TRICK, and the window I_ALPHA, I_BETA): P's score from the
+    cards still to be played to this trick on (its points counted when it completes).
+
+    Iterative, one stack frame per card: numba cannot reload a cached recursive function.
+    ``hands`` is played on and restored."""
+    done, v = _enter(0, hands, ctx, tt, si, su)
+    if done:
+        return v
+    d = 0
+    while True:
+        c = _next_card(d, si, su)
+        if c >= 0:
+            _play(d, c, hands, ctx, si, su)
+            done, v = _enter(d + 1, hands, ctx, tt, si, su)
+            if not done:
+                d += 1
+                continue
+        else:
+            v = _close(d, tt, si, su)
+            if d == 0:
+                return v
+            d -= 1
+            c = lowest(su[d, U_HAND] & ~hands[si[d, I_MOVER]])
+        # Back in frame d from the card c it played, worth v from there on.
+        hands[si[d, I_MOVER]] = su[d, U_HAND]
+        _take(d, c, v + si[d, I_GAIN], ctx, si)
+
+
+@jit
+def _root_window(hands, ctx):
+    lo, hi = _bounds(hands[0] | hands[1] | hands[2] | hands[3], ctx)
+    return lo - 1, hi + 1
+
+
+@jit
+def _start(si, su, pos, leader, led, wcard, trick, alpha, beta):
+    si[0, I_POS] = pos
+    si[0, I_LEADER] = leader
+    si[0, I_LED] = led
+    si[0, I_WCARD] = wcard
+    si[0, I_WSEAT] = leader
+    su[0, U_TRICK] = trick
+    si[0, I_ALPHA] = alpha
+    si[0, I_BETA] = beta
+
+
+@jit
+def solve_value(hands, leader, seat, row, tt, ctx, si, su):
+    """The value for ``seat`` of the ending ``hands`` (uint64[4], equal counts, the last
+    trick of the remaining ones is trick 13) with ``leader`` to lead, under ruleset row
+    ``row``. ``tt``: a table from new_table; ``ctx``: int64[N_CTX] scratch (its C_NODES
+    holds the nodes searched afterwards); ``si``, ``su``: a stack from new_stack.
+    ``hands`` is restored before returning."""
+    _setup(ctx, row, seat, tt)
+    a, b = _root_window(hands, ctx)
+    _start(si, su, 0, leader, -1, -1, U0, a, b)
+    return search(hands, ctx, tt, si, su)
+
+
+@jit
+def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values):
+    """solve_value, and ``values[c]`` (int64[52]) the exact value for ``seat`` after the
+    leader plays card ``c`` (NO_VALUE for cards the leader may not play)."""
+    _setup(ctx, row, seat, tt)
+    for c in range(52):
+        values[c] = NO_VALUE
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    H = hands[leader]
+    L = trick_legal(H, 0, -1, U0, lead_ban(ctx[C_HMODE], (rem & HEARTS) != HEARTS), 0, 0, -1)
+    cand = representatives(L, H, rem, ctx)
+    a, b = _root_window(hands, ctx)
+    maxing = leader == seat
+    best = np.int64(NO_VALUE) if maxing else -np.int64(NO_VALUE)
+    m = cand
+    while m != U0:
+        c = highest(m)
+        m &= ~(U1 << np.uint64(c))
+        hands[leader] = H & ~(U1 << np.uint64(c))
+        _start(si, su, 1, leader, suit_of(c), c, U1 << np.uint64(c), a, b)
+        v = search(hands, ctx, tt, si, su)
+        hands[leader] = H
+        values[c] = v
+        best = max(best, v) if maxing else min(best, v)
+    # An equivalent card below a searched one has its value.
+    m = L & ~cand
+    while m != U0:
+        c = highest(m)
+        m &= ~(U1 << np.uint64(c))
+        up = above(c) & rem
+        values[c] = values[lowest(up)]
+    return best
