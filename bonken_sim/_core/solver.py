@@ -396,12 +396,6 @@ def search(hands, ctx, tt, si, su):
 
 
 @jit
-def _root_window(hands, ctx):
-    lo, hi = _bounds(hands[0] | hands[1] | hands[2] | hands[3], ctx)
-    return lo - 1, hi + 1
-
-
-@jit
 def _start(si, su, pos, leader, led, wcard, trick, alpha, beta):
     si[0, I_POS] = pos
     si[0, I_LEADER] = leader
@@ -414,6 +408,22 @@ def _start(si, su, pos, leader, led, wcard, trick, alpha, beta):
 
 
 @jit
+def _bisect(hands, ctx, tt, si, su, pos, leader, led, wcard, trick, lo, hi):
+    """The exact value of a position with value in [lo, hi], by zero-window tests "is it at
+    least g?" (each far cheaper than one wide-window search; the table keeps the bounds
+    from test to test). Fail-soft answers move a bound past g when they can."""
+    while lo < hi:
+        g = (lo + hi + 1) >> 1
+        _start(si, su, pos, leader, led, wcard, trick, g - 1, g)
+        v = search(hands, ctx, tt, si, su)
+        if v >= g:
+            lo = v
+        else:
+            hi = v
+    return lo
+
+
+@jit
 def solve_value(hands, leader, seat, row, tt, ctx, si, su):
     """The value for ``seat`` of the ending ``hands`` (uint64[4], equal counts, the last
     trick of the remaining ones is trick 13) with ``leader`` to lead, under ruleset row
@@ -421,9 +431,8 @@ def solve_value(hands, leader, seat, row, tt, ctx, si, su):
     holds the nodes searched afterwards); ``si``, ``su``: a stack from new_stack.
     ``hands`` is restored before returning."""
     _setup(ctx, row, seat, tt)
-    a, b = _root_window(hands, ctx)
-    _start(si, su, 0, leader, -1, -1, U0, a, b)
-    return search(hands, ctx, tt, si, su)
+    lo, hi = _bounds(hands[0] | hands[1] | hands[2] | hands[3], ctx)
+    return _bisect(hands, ctx, tt, si, su, 0, leader, -1, -1, U0, lo, hi)
 
 
 @jit
@@ -437,7 +446,7 @@ def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values):
     H = hands[leader]
     L = trick_legal(H, 0, -1, U0, lead_ban(ctx[C_HMODE], (rem & HEARTS) != HEARTS), 0, 0, -1)
     cand = representatives(L, H, rem, ctx)
-    a, b = _root_window(hands, ctx)
+    lo, hi = _bounds(rem, ctx)
     maxing = leader == seat
     best = np.int64(NO_VALUE) if maxing else -np.int64(NO_VALUE)
     m = cand
@@ -445,8 +454,7 @@ def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values):
         c = highest(m)
         m &= ~(U1 << np.uint64(c))
         hands[leader] = H & ~(U1 << np.uint64(c))
-        _start(si, su, 1, leader, suit_of(c), c, U1 << np.uint64(c), a, b)
-        v = search(hands, ctx, tt, si, su)
+        v = _bisect(hands, ctx, tt, si, su, 1, leader, suit_of(c), c, U1 << np.uint64(c), lo, hi)
         hands[leader] = H
         values[c] = v
         best = max(best, v) if maxing else min(best, v)

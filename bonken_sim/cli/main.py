@@ -14,6 +14,7 @@ from bonken_sim.cli.games import game, tournament
 from bonken_sim.cli.play import play, replay, trace
 from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
+from bonken_sim.cli.solve import solve
 from bonken_sim.cli.runs import compare, run_cmd, summary
 
 
@@ -39,6 +40,7 @@ for _command in (
     summary,
     advise,
     report,
+    solve,
 ):
     cli.add_command(_command)
 
