@@ -55,7 +55,9 @@ class SolveResult:
 
 
 def _hand_mask(hand: HandLike, seat: int) -> int:
-    if isinstance(hand, int | np.integer) and not isinstance(hand, bool):
+    if isinstance(hand, bool):
+        raise ValueError(f"hand of seat {seat}: not a hand: {hand!r}")
+    if isinstance(hand, int | np.integer):
         mask = int(hand)
         if not 0 <= mask < 1 << 52:
             raise ValueError(f"hand of seat {seat}: not a mask of 52 cards")
