@@ -47,7 +47,8 @@ from .ruleset import (
 # The search context: one int64 array of the rule values and counters.
 C_SEAT, C_TRUMP, C_TMODE, C_HMODE, C_TRICK_PTS, C_LAST_PTS = range(6)
 C_A_MASK, C_A_PTS, C_B_MASK, C_B_PTS, C_GEN, C_NODES = range(6, 12)
-N_CTX = 12
+C_MAX_NODES, C_ABORTED = range(12, 14)  # the node budget; 1 when a search ran out of it
+N_CTX = 14
 
 NO_VALUE = -(2**62)  # solve_cards: the card is not legal
 _GEN_BITS = 10
@@ -76,7 +77,7 @@ def _next_generation(tt):
 
 
 @jit
-def _setup(ctx, row, seat, tt):
+def _setup(ctx, row, seat, tt, max_nodes):
     ctx[C_SEAT] = seat
     ctx[C_TRUMP] = row[F_TRUMP]
     ctx[C_TMODE] = row[F_TRUMP_PLAY] if row[F_TRUMP] >= 0 else 0
@@ -89,6 +90,8 @@ def _setup(ctx, row, seat, tt):
     ctx[C_B_PTS] = row[F_PTS_B]
     ctx[C_GEN] = _next_generation(tt)
     ctx[C_NODES] = 0
+    ctx[C_MAX_NODES] = max_nodes
+    ctx[C_ABORTED] = 0
 
 
 @jit
@@ -371,7 +374,8 @@ def search(hands, ctx, tt, si, su):
     cards still to be played to this trick on (its points counted when it completes).
 
     Iterative, one stack frame per card: numba cannot reload a cached recursive function.
-    ``hands`` is played on and restored."""
+    ``hands`` is played on and restored. When the node budget runs out the search stops
+    where it is (storing nothing more), sets ``ctx[C_ABORTED]`` and returns 0."""
     done, v = _enter(0, hands, ctx, tt, si, su)
     if done:
         return v
@@ -380,6 +384,9 @@ def search(hands, ctx, tt, si, su):
         c = _next_card(d, si, su)
         if c >= 0:
             _play(d, c, hands, ctx, si, su)
+            if ctx[C_NODES] >= ctx[C_MAX_NODES]:
+                _abort(d, hands, ctx, si, su)
+                return np.int64(0)
             done, v = _enter(d + 1, hands, ctx, tt, si, su)
             if not done:
                 d += 1
@@ -393,6 +400,15 @@ def search(hands, ctx, tt, si, su):
         # Back in frame d from the card c it played, worth v from there on.
         hands[si[d, I_MOVER]] = su[d, U_HAND]
         _take(d, c, v + si[d, I_GAIN], ctx, si)
+
+
+@jit
+def _abort(d, hands, ctx, si, su):
+    """Out of nodes in frame ``d``: give every hand back its cards (each frame kept its
+    mover's hand before playing) and flag the context."""
+    for e in range(d, -1, -1):
+        hands[si[e, I_MOVER]] = su[e, U_HAND]
+    ctx[C_ABORTED] = 1
 
 
 @jit
@@ -412,7 +428,7 @@ def _bisect(hands, ctx, tt, si, su, pos, leader, led, wcard, trick, lo, hi):
     """The exact value of a position with value in [lo, hi], by zero-window tests "is it at
     least g?" (each far cheaper than one wide-window search; the table keeps the bounds
     from test to test). Fail-soft answers move a bound past g when they can."""
-    while lo < hi:
+    while lo < hi and not ctx[C_ABORTED]:
         g = (lo + hi + 1) >> 1
         _start(si, su, pos, leader, led, wcard, trick, g - 1, g)
         v = search(hands, ctx, tt, si, su)
@@ -424,22 +440,26 @@ def _bisect(hands, ctx, tt, si, su, pos, leader, led, wcard, trick, lo, hi):
 
 
 @jit
-def solve_value(hands, leader, seat, row, tt, ctx, si, su):
+def solve_value(hands, leader, seat, row, tt, ctx, si, su, max_nodes):
     """The value for ``seat`` of the ending ``hands`` (uint64[4], equal counts, the last
     trick of the remaining ones is trick 13) with ``leader`` to lead, under ruleset row
     ``row``. ``tt``: a table from new_table; ``ctx``: int64[N_CTX] scratch (its C_NODES
     holds the nodes searched afterwards); ``si``, ``su``: a stack from new_stack.
-    ``hands`` is restored before returning."""
-    _setup(ctx, row, seat, tt)
+    ``hands`` is restored before returning.
+
+    The search stops after ``max_nodes`` nodes: then ``ctx[C_ABORTED]`` is 1 and the
+    returned number means nothing."""
+    _setup(ctx, row, seat, tt, max_nodes)
     lo, hi = _bounds(hands[0] | hands[1] | hands[2] | hands[3], ctx)
     return _bisect(hands, ctx, tt, si, su, 0, leader, -1, -1, U0, lo, hi)
 
 
 @jit
-def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values):
+def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values, max_nodes):
     """solve_value, and ``values[c]`` (int64[52]) the exact value for ``seat`` after the
-    leader plays card ``c`` (NO_VALUE for cards the leader may not play)."""
-    _setup(ctx, row, seat, tt)
+    leader plays card ``c`` (NO_VALUE for cards the leader may not play). ``max_nodes``
+    counts all the cards' searches together (see solve_value)."""
+    _setup(ctx, row, seat, tt, max_nodes)
     for c in range(52):
         values[c] = NO_VALUE
     rem = hands[0] | hands[1] | hands[2] | hands[3]
@@ -456,6 +476,8 @@ def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values):
         hands[leader] = H & ~(U1 << np.uint64(c))
         v = _bisect(hands, ctx, tt, si, su, 1, leader, suit_of(c), c, U1 << np.uint64(c), lo, hi)
         hands[leader] = H
+        if ctx[C_ABORTED]:
+            return np.int64(0)
         values[c] = v
         best = max(best, v) if maxing else min(best, v)
     # An equivalent card below a searched one has its value.

@@ -9,6 +9,7 @@ import click
 from bonken_sim.cli.common import (
     UserError,
     call_or_fail,
+    count_option,
     resolve_rules,
     ruleset_options,
     seed_option,
@@ -48,6 +49,30 @@ def _position(hands, seed, deal, dealer, leader):
     return masks, first if leader is None else leader
 
 
+def _solve_seats(seats, masks, variant, leader, rules, table_bits, max_nodes):
+    """The seats' results under one node budget for the command (each seat gets what the
+    seats before it left); running out is a one-line error like a bad input."""
+    from bonken_sim.engine.solve import NotSolved
+    from bonken_sim.engine.solve import solve as solve_position
+
+    results = []
+    try:
+        for s in seats:
+            left = max_nodes - sum(r.nodes for r in results)
+            if left < 1:
+                raise NotSolved(0, 0.0)
+            results.append(
+                call_or_fail(
+                    solve_position, masks, variant, None, leader, s, rules, table_bits, left
+                )
+            )
+    except NotSolved as exc:
+        exc.nodes += sum(r.nodes for r in results)
+        exc.seconds += sum(r.seconds for r in results)
+        raise UserError(exc.describe("--max-nodes")) from None
+    return results
+
+
 def _signed(v: int) -> str:
     return f"{v:+d}" if v else "0"
 
@@ -76,24 +101,27 @@ def format_result(r, name: str) -> list[str]:
 @click.option("--dealer", default=None, type=int, help="Dealer seat with --seed [default: 0].")
 @click.option("--seat", default=None, help="The seat to value, 0-3 or all [default: leader].")
 @click.option("--table-bits", default=20, show_default=True, type=int, help="Table: 2**N.")
+@click.option(
+    "--max-nodes",
+    default="50M",
+    show_default=True,
+    callback=count_option,
+    help="Give up (exit 2) after this many search nodes (all seats together), e.g. 200M.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @ruleset_options
 def solve(
-    contract, trump, hands, leader, seed, deal, dealer, seat, table_bits, as_json, ruleset,
-    rules_file,
+    contract, trump, hands, leader, seed, deal, dealer, seat, table_bits, max_nodes, as_json,
+    ruleset, rules_file,
 ):  # fmt: skip
     """Exact open-hand value of a trick contract: what a seat can make sure of against the
     other three, and the value of every card the leader may play (docs/SOLVER.md)."""
-    from bonken_sim.engine.solve import solve as solve_position
     from bonken_sim.engine.solve import trick_variant
 
     rules = resolve_rules(ruleset, rules_file)
     variant = call_or_fail(trick_variant, contract, trump, rules)
     masks, first = _position(hands, seed, deal, dealer, leader)
-    results = [
-        call_or_fail(solve_position, masks, variant, None, first, s, rules, table_bits)
-        for s in _seats(seat, first)
-    ]
+    results = _solve_seats(_seats(seat, first), masks, variant, first, rules, table_bits, max_nodes)
     if as_json:
         docs = [r.record() for r in results]
         click.echo(json.dumps(docs if seat is not None and seat.lower() == "all" else docs[0]))

@@ -22,6 +22,25 @@ from bonken_sim.rules.rulesets import Ruleset, as_ruleset
 
 HandLike = int | str | Sequence[int | str]
 DEFAULT_TABLE_BITS = 20  # 2**20 entries, 16 MiB
+# The search stops after this many nodes (a few million a second on one core): a solve
+# returns or fails within seconds instead of running for hours on a full deal.
+DEFAULT_MAX_NODES = 50_000_000
+
+
+class NotSolved(RuntimeError):
+    """The search ran out of its node budget before it had the value."""
+
+    def __init__(self, nodes: int, seconds: float) -> None:
+        self.nodes = nodes
+        self.seconds = seconds
+        super().__init__(self.describe("max_nodes"))
+
+    def describe(self, budget: str) -> str:
+        """The message, naming the ``budget`` to raise (an argument or an option)."""
+        return (
+            f"not solved within {self.nodes:,} nodes ({self.seconds:.1f} s); the search grows "
+            f"steeply with the cards a seat: try an ending with fewer cards or raise {budget}"
+        )
 
 
 @dataclass(frozen=True)
@@ -135,6 +154,7 @@ def solve(
     seat: int,
     ruleset: Ruleset | str | dict | None = None,
     table_bits: int = DEFAULT_TABLE_BITS,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> SolveResult:
     """The value for ``seat`` of the position ``hands`` with ``leader`` to lead, in
     ``contract`` (``trump`` for troeven) under ``ruleset`` (default RULES.md).
@@ -143,7 +163,8 @@ def solve(
     >>> r.value, r.cards
     (10, {'AS': 10})
 
-    Raises ValueError for a bad position, seat, contract or Domino.
+    Raises ValueError for a bad position, seat, contract or Domino, and NotSolved when the
+    search needs more than ``max_nodes`` nodes.
     """
     rules = as_ruleset(ruleset)
     variant = trick_variant(contract, trump, rules)
@@ -152,15 +173,21 @@ def solve(
     seat = _check_seat(seat, "the seat")
     if not 10 <= int(table_bits) <= 28:
         raise ValueError(f"table bits must be 10 to 28, got {table_bits!r}")
+    if isinstance(max_nodes, bool) or not 1 <= int(max_nodes) < 2**62:
+        raise ValueError(f"the node budget must be a positive number, got {max_nodes!r}")
     row = rules.table[variant.id]
     h = np.array(masks, dtype=np.uint64)
     sc = _SCRATCH
     with sc.lock:
         sc.ensure(int(table_bits))
         start = time.perf_counter()
-        value = S.solve_cards(h, leader, seat, row, sc.table, sc.ctx, sc.si, sc.su, sc.values)
+        value = S.solve_cards(
+            h, leader, seat, row, sc.table, sc.ctx, sc.si, sc.su, sc.values, int(max_nodes)
+        )
         seconds = time.perf_counter() - start
         nodes = int(sc.ctx[S.C_NODES])
+        if sc.ctx[S.C_ABORTED]:
+            raise NotSolved(nodes, seconds)
         cards = {
             card_str(c): int(sc.values[c])
             for c in sorted(range(52), key=lambda c: (-(c % 13), -(c // 13)))

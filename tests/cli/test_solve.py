@@ -99,3 +99,12 @@ def test_domino_is_refused(capsys):
         capsys, "solve", "--contract", "domino", "--hands", "AS / KS / QS / JS", "--leader", "0"
     )
     assert code == 2 and "domino cannot be solved" in err
+
+
+def test_node_budget_is_one_line_exit_2(capsys):
+    code, out, err = run(
+        capsys, "solve", "--contract", "bukken", "--seed", "1", "--max-nodes", "1k"
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("bonken-sim: error: not solved within 1,000 nodes (")
+    assert err.rstrip().endswith("try an ending with fewer cards or raise --max-nodes")

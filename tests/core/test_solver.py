@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bonken_sim.engine.solve import solve
+from bonken_sim.engine.solve import NotSolved, solve
 from bonken_sim.rules.names import card_str, parse_card
 from bonken_sim.rules.rulesets import Ruleset, preset
 from tests.reference import solver as R
@@ -157,3 +157,19 @@ def test_bad_contract_seat_and_domino():
     r = solve("AS / KS / QS / JS", "troeven", "S", leader=0, seat=0)
     assert (r.value, r.cards, r.best) == (10, {"AS": 10}, ["AS"])
     assert HEARTS == suit_of(parse_card("2H"))
+
+
+def test_node_budget_stops_the_search():
+    """A budget too small for a 6-card ending raises NotSolved (and leaves the solver
+    usable: the same position then solves with the default budget)."""
+    text = "AS KS 7S 2H 9D 3C / QS 3H 9C 2D 8H 4C / JS 4H 8C 3D TD 5C / TS 5H 7C 4D JD 6C"
+    with pytest.raises(NotSolved, match=r"not solved within 50 nodes .*raise max_nodes"):
+        solve(text, "herenboeren", None, 0, 1, max_nodes=50)
+    r = solve(text, "herenboeren", None, 0, 1)
+    assert r.nodes > 50
+    with pytest.raises(NotSolved):
+        solve(text, "herenboeren", None, 0, 1, max_nodes=r.nodes - 1)
+    exact = solve(text, "herenboeren", None, 0, 1, max_nodes=r.nodes)
+    assert (exact.value, exact.cards, exact.nodes) == (r.value, r.cards, r.nodes)
+    with pytest.raises(ValueError, match="node budget"):
+        solve(text, "herenboeren", None, 0, 1, max_nodes=0)
