@@ -116,6 +116,21 @@ def _bounds(rem, ctx):
 
 
 @jit
+def _last_trick(hands, rem, leader, ctx):
+    """P's score from the last trick (one card a hand: nothing to choose)."""
+    wcard = lowest(hands[leader])
+    wseat = leader
+    for k in range(1, 4):
+        s = (leader + k) & 3
+        c = lowest(hands[s])
+        if beats(c, wcard, ctx[C_TRUMP]):
+            wcard, wseat = c, s
+    if wseat != ctx[C_SEAT]:
+        return np.int64(0)
+    return ctx[C_TRICK_PTS] + ctx[C_LAST_PTS] + _card_pts(rem, ctx)
+
+
+@jit
 def _same_points(c, n, ctx):
     am = np.uint64(ctx[C_A_MASK])
     bm = np.uint64(ctx[C_B_MASK])
@@ -261,6 +276,8 @@ def _enter(d, hands, ctx, tt, si, su):
     if pos == 0:
         if rem == U0:
             return 1, np.int64(0)
+        if npop(rem) == 4:
+            return 1, _last_trick(hands, rem, leader, ctx)
         lo, hi = _bounds(rem, ctx)
         if lo >= beta or lo == hi:
             return 1, lo
