@@ -129,6 +129,32 @@ def _bounds(rem, ctx):
 
 
 @jit
+def _position_bounds(hands, rem, ctx):
+    """(lowest, highest) score for P from the position: _bounds, narrowed in a trump contract
+    that scores tricks only by the top trumps. A trump of P above every other trump wins the
+    trick it is played to, and every card is played, so P wins at least one trick per such
+    trump. A trump of opponent j above all of P's trumps wins or loses its trick to another
+    opponent, never to P, and j's cards go to different tricks: P loses at least as many
+    tricks as any one opponent holds such trumps."""
+    lo, hi = _bounds(rem, ctx)
+    trump = ctx[C_TRUMP]
+    tp = ctx[C_TRICK_PTS]
+    if trump < 0 or tp <= 0 or ctx[C_LAST_PTS] != 0 or ctx[C_A_PTS] != 0 or ctx[C_B_PTS] != 0:
+        return lo, hi
+    P = ctx[C_SEAT]
+    T = SUIT_MASKS[trump]
+    mine = hands[P] & T
+    others = rem & T & ~mine
+    sure = npop(mine & above(highest(others))) if others != U0 else npop(mine)
+    beaten = np.int64(0)
+    over = above(highest(mine)) if mine != U0 else T
+    for j in range(4):
+        if j != P:
+            beaten = max(beaten, npop(hands[j] & over))
+    return max(lo, tp * sure), min(hi, tp * ((npop(rem) >> 2) - beaten))
+
+
+@jit
 def _last_trick(hands, rem, leader, ctx):
     """P's score from the last trick (one card a hand: nothing to choose)."""
     wcard = lowest(hands[leader])
@@ -291,7 +317,7 @@ def _enter(d, hands, ctx, tt, si, su):
             return 1, np.int64(0)
         if npop(rem) == 4:
             return 1, _last_trick(hands, rem, leader, ctx)
-        lo, hi = _bounds(rem, ctx)
+        lo, hi = _position_bounds(hands, rem, ctx)
         if lo >= beta or lo == hi:
             return 1, lo
         if hi <= alpha:
@@ -529,7 +555,7 @@ def solve_value(hands, leader, seat, row, tt, ctx, si, su, max_nodes):
     The search stops after ``max_nodes`` nodes: then ``ctx[C_ABORTED]`` is 1 and the
     returned number means nothing."""
     _setup(ctx, row, seat, tt, max_nodes)
-    lo, hi = _bounds(hands[0] | hands[1] | hands[2] | hands[3], ctx)
+    lo, hi = _position_bounds(hands, hands[0] | hands[1] | hands[2] | hands[3], ctx)
     return _bisect(hands, ctx, tt, si, su, 0, leader, -1, -1, U0, lo, hi)
 
 
@@ -545,7 +571,7 @@ def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values, max_nodes):
     H = hands[leader]
     L = trick_legal(H, 0, -1, U0, lead_ban(ctx[C_HMODE], (rem & HEARTS) != HEARTS), 0, 0, -1)
     cand = representatives(L, H, rem, ctx)
-    lo, hi = _bounds(rem, ctx)
+    lo, hi = _position_bounds(hands, rem, ctx)
     maxing = leader == seat
     best = np.int64(NO_VALUE) if maxing else -np.int64(NO_VALUE)
     m = cand
