@@ -234,13 +234,42 @@ def _mix(h, sym, mul):
     return h ^ (h >> np.uint64(29))
 
 
+def _compress7_table():
+    """``t[m * 128 + x]``: the bits of ``x`` where ``m`` has a one, packed low (a software
+    PEXT of 7 bits)."""
+    t = np.zeros(128 * 128, np.int64)
+    for m in range(128):
+        for x in range(128):
+            k = 0
+            for i in range(7):
+                if m >> i & 1:
+                    t[m * 128 + x] |= (x >> i & 1) << k
+                    k += 1
+    return t
+
+
+_COMPRESS7 = _compress7_table()
+
+
+@jit
+def _compress13(x, m):
+    """The bits of the 13-bit field ``x`` where ``m`` has a one, packed low."""
+    lo = _COMPRESS7[(m & 127) * 128 + (x & 127)]
+    hi = _COMPRESS7[(m >> 7) * 128 + (x >> 7)]
+    return lo | (hi << npop(np.uint64(m & 127)))
+
+
 @jit
 def _keys(hands, rem, leader, ctx):
     """Two 64-bit hashes of the position's rank pattern: per suit, the cards still held in
     rank order, each as (its holder, its point class), and the leader. Positions with one
     pattern have one value (which cards fell earlier only shifts the ranks, never who can
     beat whom or what a card is worth), so they share a table entry. A false match needs
-    both hashes to collide (about 2**-128 per probe)."""
+    both hashes to collide (about 2**-128 per probe).
+
+    Per suit the pattern is one exact 56-bit word: the count of cards held, then the
+    holder's two bits and the two point-class bits of each card, as bit planes compressed
+    to the cards held."""
     o1 = hands[1] | hands[3]
     o2 = hands[2] | hands[3]
     am = np.uint64(ctx[C_A_MASK])
@@ -248,20 +277,17 @@ def _keys(hands, rem, leader, ctx):
     h1 = np.uint64(ctx[C_GEN] * 4 + leader + 1)
     h2 = h1
     for s in range(4):
-        m = rem & SUIT_MASKS[s]
-        while m != U0:
-            c = np.uint64(lowest(m))
-            m &= m - U1
-            sym = (
-                ((o1 >> c) & U1)
-                | (((o2 >> c) & U1) << U1)
-                | (((am >> c) & U1) << np.uint64(2))
-                | (((bm >> c) & U1) << np.uint64(3))
-            )
-            h1 = _mix(h1, sym + U1, _HASH_MUL)
-            h2 = _mix(h2, sym + np.uint64(7), _MUL2)
-        h1 = _mix(h1, np.uint64(16), _HASH_MUL)  # end of a suit
-        h2 = _mix(h2, np.uint64(23), _MUL2)
+        sh = np.uint64(13 * s)
+        m = np.int64((rem >> sh) & SUIT13)
+        w = (
+            npop(np.uint64(m))
+            | (_compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
+            | (_compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
+            | (_compress13(np.int64((am >> sh) & SUIT13), m) << 30)
+            | (_compress13(np.int64((bm >> sh) & SUIT13), m) << 43)
+        )
+        h1 = _mix(h1, np.uint64(w), _HASH_MUL)
+        h2 = _mix(h2, np.uint64(w) + np.uint64(s + 1), _MUL2)
     return h1 | U1, h2
 
 
