@@ -42,6 +42,7 @@ from .cards import (
     lo_card,
     lowest,
     npop,
+    rank_of,
     suit_of,
 )
 from .playout import beats, lead_ban, trick_legal
@@ -207,13 +208,16 @@ def _beating(L, wcard, trump):
 
 
 @jit
-def _order(L, pos, mover, wcard, wseat, ctx):
-    """Move ordering as two groups of cards, each tried high-first (flag 1) or low-first."""
+def _order(L, pos, mover, wcard, wseat, hands, ctx):
+    """Move ordering as two groups of cards, each tried high-first (flag 1), low-first (0)
+    or, for an opponent's lead in a negative contract, suit by suit (_BY_SUIT, the suit
+    order in the second flag)."""
     P = ctx[C_SEAT]
     positive = ctx[C_TRICK_PTS] > 0
     if pos == 0:
-        hi_first = positive
-        return L, hi_first, U0, False
+        if not positive and mover != P:
+            return L, _BY_SUIT, U0, _lead_suits(L, hands[P])
+        return L, np.int64(positive), U0, np.int64(0)
     B = _beating(L, wcard, ctx[C_TRUMP])
     rest = L & ~B
     if positive:
@@ -381,7 +385,7 @@ def _enter(d, hands, ctx, tt, si, su):
         ledm = SUIT13 << np.uint64(13 * led)
         L = trick_legal(H, pos, led, ledm, False, trump, ctx[C_TMODE], si[d, I_WCARD])
     cand = representatives(L, H, rem | trick, ctx)
-    g1, h1, g2, h2 = _order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], ctx)
+    g1, h1, g2, h2 = _order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], hands, ctx)
     first = -1
     if tt_move != _NO_MOVE and (cand >> np.uint64(tt_move)) & U1:
         first = tt_move
@@ -398,6 +402,48 @@ def _enter(d, hands, ctx, tt, si, su):
     si[d, I_BEST] = NO_VALUE if mover == P else -NO_VALUE
     si[d, I_BEST_CARD] = _NO_MOVE
     return 0, np.int64(0)
+
+
+_BY_SUIT = np.int64(2)
+
+
+@jit
+def _lead_suits(L, mine):
+    """The suits for an opponent to lead in a negative contract, best first, packed two bits
+    a suit: where P must follow and cannot duck under the lead (P's lowest card above the
+    leader's lowest), the higher P's lowest card the better; then suits P can duck in;
+    then suits P is void in (P discards). Measured: opponents' leads were the worst-ordered
+    moves (the first card cut off half the time)."""
+    packed = np.int64(0)  # score + 1 of suit s in byte s (no array: this runs per node)
+    for s in range(4):
+        lm = L & SUIT_MASKS[s]
+        pm = mine & SUIT_MASKS[s]
+        sc = 0
+        if lm != U0:
+            sc = 1
+            if pm != U0:
+                pmin = rank_of(lowest(pm))
+                sc = (33 if rank_of(lowest(lm)) < pmin else 17) + pmin
+        packed |= np.int64(sc) << (8 * s)
+    order = np.int64(0)
+    for k in range(4):
+        b = 0
+        for s in range(1, 4):
+            if (packed >> (8 * s)) & 255 > (packed >> (8 * b)) & 255:
+                b = s
+        order |= b << (2 * k)
+        packed &= ~(np.int64(255) << (8 * b))
+    return order
+
+
+@jit
+def _pick_by_suit(m, order):
+    """The lowest card of ``m`` in the first suit of ``order`` it holds."""
+    for k in range(4):
+        sm = m & SUIT_MASKS[(order >> (2 * k)) & 3]
+        if sm != U0:
+            return lowest(sm)
+    return lowest(m)
 
 
 @jit
@@ -421,7 +467,8 @@ def _next_card(d, si, su, by_rank):
         return c
     g1 = su[d, U_G1]
     if g1 != U0:
-        c = _pick(g1, si[d, I_H1], by_rank)
+        h1 = si[d, I_H1]
+        c = _pick_by_suit(g1, si[d, I_H2]) if h1 == _BY_SUIT else _pick(g1, h1, by_rank)
         su[d, U_G1] = g1 & ~(U1 << np.uint64(c))
         return c
     g2 = su[d, U_G2]
