@@ -29,7 +29,7 @@ on move.
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import clz, jit
 from .cards import (
     HEARTS,
     SUIT13,
@@ -296,27 +296,58 @@ def _keys(hands, rem, leader, ctx):
 
 
 @jit
-def _tt_index(tt, key):
-    n = np.uint64((tt.shape[0] - 2) // _ENTRY)
-    return 2 + _ENTRY * np.int64((key >> np.uint64(20)) & (n - U1))
+def _tt_bucket(tt, key):
+    """The first word of the key's bucket: two entries, a deep one (kept while newer
+    entries of less work come) and a recent one (always replaced)."""
+    n = np.uint64((tt.shape[0] - 2) // (2 * _ENTRY))
+    return 2 + 2 * _ENTRY * np.int64((key >> np.uint64(20)) & (n - U1))
 
 
 @jit
-def _tt_store(tt, key, key2, lo, hi, move):
-    i = _tt_index(tt, key)
-    if tt[i] == key and tt[i + 1] == key2:  # merge with what is known
+def _tt_find(tt, key, key2):
+    """The entry holding ``key``, or -1."""
+    i = _tt_bucket(tt, key)
+    if tt[i] == key and tt[i + 1] == key2:
+        return i
+    i += _ENTRY
+    if tt[i] == key and tt[i + 1] == key2:
+        return i
+    return np.int64(-1)
+
+
+@jit
+def _tt_store(tt, key, key2, lo, hi, move, work, gen):
+    """Store bounds [lo, hi] (merged with what the entry knew) and the best card found with
+    ``work`` nodes. A new position takes the deep slot when it cost at least as much as the
+    deep slot's entry or that entry is from an earlier solve (its entry moves to the recent
+    slot), else the recent slot."""
+    w = np.int64(63 - clz(np.uint64(work))) if work > 0 else np.int64(0)
+    i = _tt_find(tt, key, key2)
+    if i >= 0:
         d = np.int64(tt[i + 2])
         lo = max(lo, (d & _B21) - _BOUND_OFF)
         hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
+        w = max(w, (d >> 48) & 63)
+    else:
+        i = _tt_bucket(tt, key)
+        d = np.int64(tt[i + 2])
+        if ((d >> 54) & 1023) != gen or w >= ((d >> 48) & 63):
+            tt[i + 3] = tt[i]
+            tt[i + 4] = tt[i + 1]
+            tt[i + 5] = tt[i + 2]
+        else:
+            i += _ENTRY
     tt[i] = key
     tt[i + 1] = key2
-    tt[i + 2] = np.uint64((lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42))
+    tt[i + 2] = np.uint64(
+        (lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42) | (w << 48) | (gen << 54)
+    )
 
 
 # A search frame: one ply (one card) per stack level, int64 fields ...
 I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_ALPHA, I_BETA, I_A0, I_B0 = range(9)
-I_BEST, I_BEST_CARD, I_H1, I_H2, I_FIRST, I_GAIN, I_MOVER = range(9, 16)
-N_I = 16
+I_BEST, I_BEST_CARD, I_H1, I_H2, I_FIRST, I_GAIN, I_MOVER, I_NODES0 = range(9, 17)
+N_I = 17
 # ... and uint64 fields.
 U_TRICK, U_G1, U_G2, U_KEY, U_HAND, U_KEY2 = range(6)
 N_U = 6
@@ -355,8 +386,8 @@ def _enter(d, hands, ctx, tt, si, su):
         key, key2 = _keys(hands, rem, leader, ctx)
         su[d, U_KEY] = key
         su[d, U_KEY2] = key2
-        i = _tt_index(tt, key)
-        if tt[i] == key and tt[i + 1] == key2:
+        i = _tt_find(tt, key, key2)
+        if i >= 0:
             dd = np.int64(tt[i + 2])
             tlo = (dd & _B21) - _BOUND_OFF
             thi = ((dd >> 21) & _B21) - _BOUND_OFF
@@ -372,6 +403,7 @@ def _enter(d, hands, ctx, tt, si, su):
         beta = min(beta, hi + 1)
     si[d, I_ALPHA] = alpha
     si[d, I_BETA] = beta
+    si[d, I_NODES0] = ctx[C_NODES]
     si[d, I_A0] = alpha
     si[d, I_B0] = beta
     mover = (leader + pos) & 3
@@ -533,14 +565,15 @@ def _take(d, c, v, ctx, si):
 
 
 @jit
-def _close(d, tt, si, su):
+def _close(d, tt, ctx, si, su):
     """Frame ``d`` is done: its value, stored in the table at a trick's beginning (an upper
     bound after a fail-low, a lower bound after a fail-high, else exact)."""
     best = si[d, I_BEST]
     if si[d, I_POS] == 0:
         lo = best if best > si[d, I_A0] else np.int64(1 - _BOUND_OFF)
         hi = best if best < si[d, I_B0] else np.int64(_BOUND_OFF - 1)
-        _tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, si[d, I_BEST_CARD])
+        work = ctx[C_NODES] - si[d, I_NODES0]
+        _tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, si[d, I_BEST_CARD], work, ctx[C_GEN])
     return best
 
 
@@ -570,7 +603,7 @@ def search(hands, ctx, tt, si, su):
                 d += 1
                 continue
         else:
-            v = _close(d, tt, si, su)
+            v = _close(d, tt, ctx, si, su)
             if d == 0:
                 return v
             d -= 1
