@@ -6,25 +6,30 @@ It is a min-max value: P maximises, the others minimise P's score.
 
 The search is fail-soft alpha-beta over single cards. What keeps it small:
 
-- a transposition table probed only at trick boundaries, keyed on the cards still held
-  plus the leader: from a fixed start the cards still held determine every hand (a hand is
-  its start hand and the cards still held), and the score of the remaining tricks does not
-  depend on the order of the earlier ones. An entry keeps a lower and an upper bound;
+- a transposition table probed only at trick boundaries, keyed on the rank pattern of the
+  position (per suit, who holds each card still in play, in rank order, and its point
+  class) plus the leader: which low cards fell earlier changes no one's power to beat
+  another card, and the score of the remaining tricks does not depend on the order of the
+  earlier ones, so positions of one pattern share an entry. An entry keeps a lower and an
+  upper bound and the best card; buckets of two keep the costliest entry and the newest;
 - equivalent cards searched once: two cards of one hand are interchangeable when no other
   card still in play (held, or on the current trick) lies between them and they carry the
   same points (so K and Q of a suit differ in herenboeren);
 - bounds from the points still in play: the value of the remaining tricks lies between the
   sum of its negative parts and the sum of its positive parts (0 once the K of hearts fell
-  in hartenheer), which cuts whole subtrees against the window;
+  in hartenheer), narrowed by the top trumps in a trump contract; they cut whole subtrees
+  against the window; the last trick is scored without a search;
 - move ordering: the table's best card first, then cheap per-contract guesses (win with the
-  lowest card that wins, duck with the highest card that ducks, ...).
+  lowest card that wins, duck with the highest card that ducks, opponents lead where P
+  cannot duck, ...).
 
 The table is a caller-allocated uint64 array (``new_table``) of fixed size: nothing grows
 across solves. Each solve takes a fresh generation number, stored in ``table[0]`` and mixed
 into every key, so old entries simply stop matching (the table is zeroed only when the
-10-bit generation wraps). ``solve_value`` is the entry point for other kernels (a search
-player calls it per sampled deal); ``solve_cards`` also values every legal card of the seat
-on move.
+10-bit generation wraps). Every search counts its nodes and stops at a budget
+(``max_nodes``; ``ctx[C_ABORTED]`` says so), so no solve can run for hours. ``solve_value``
+is the entry point for other kernels (a search player calls it per sampled deal);
+``solve_cards`` also values every legal card of the seat on move.
 """
 
 import numpy as np
@@ -225,6 +230,10 @@ def _order(L, pos, mover, wcard, wseat, hands, ctx):
         if mover == P or wseat == P:
             return B, False, rest, False
         return rest, False, B, False
+    if (mover == P or wseat == P) and B == U0 and (L & SUIT_MASKS[suit_of(wcard)]) == U0:
+        # A discard: P sheds, the others pile onto P's trick, point cards first.
+        pts = L & np.uint64(ctx[C_A_MASK] | ctx[C_B_MASK])
+        return pts, True, L & ~pts, True
     if mover == P:
         return rest, True, B, False  # duck with the highest card that ducks
     if wseat == P:
