@@ -34,7 +34,7 @@ is the entry point for other kernels (a search player calls it per sampled deal)
 
 import numpy as np
 
-from ._jit import clz, jit
+from ._jit import jit
 from .cards import (
     HEARTS,
     SUIT13,
@@ -62,6 +62,19 @@ from .ruleset import (
     F_TRUMP,
     F_TRUMP_PLAY,
 )
+from .solver_table import (
+    NO_BOUND_HI,
+    NO_BOUND_LO,
+    NO_MOVE,
+    next_generation,
+    position_keys,
+    tt_entry,
+    tt_find,
+    tt_store,
+)
+from .solver_table import (
+    new_table as new_table,  # the caller allocates the table: solver.new_table
+)
 
 # The search context: one int64 array of the rule values and counters.
 C_SEAT, C_TRUMP, C_TMODE, C_HMODE, C_TRICK_PTS, C_LAST_PTS = range(6)
@@ -70,29 +83,6 @@ C_MAX_NODES, C_ABORTED = range(12, 14)  # the node budget; 1 when a search ran o
 N_CTX = 14
 
 NO_VALUE = -(2**62)  # solve_cards: the card is not legal
-_GEN_BITS = 10
-_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
-_BOUND_OFF = 1 << 20  # a bound is stored as value + _BOUND_OFF in 21 bits
-_B21 = (1 << 21) - 1
-_NO_MOVE = 63
-_ENTRY = 3  # table words per entry: two key hashes and the bounds with the best card
-_MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-def new_table(bits=20):
-    """A transposition table of ``2**bits`` entries (24 bytes each; 20 bits = 24 MiB)."""
-    return np.zeros(2 + _ENTRY * (1 << bits), dtype=np.uint64)
-
-
-@jit
-def _next_generation(tt):
-    """Bump the table's generation; zero the table when the generation number wraps."""
-    gen = np.int64(tt[0]) + 1
-    if gen >= (1 << _GEN_BITS):
-        tt[2:] = U0
-        gen = 1
-    tt[0] = np.uint64(gen)
-    return gen
 
 
 @jit
@@ -107,7 +97,7 @@ def _setup(ctx, row, seat, tt, max_nodes):
     ctx[C_A_PTS] = row[F_PTS_A]
     ctx[C_B_MASK] = row[F_PTS_B_MASK]
     ctx[C_B_PTS] = row[F_PTS_B]
-    ctx[C_GEN] = _next_generation(tt)
+    ctx[C_GEN] = next_generation(tt)
     ctx[C_NODES] = 0
     ctx[C_MAX_NODES] = max_nodes
     ctx[C_ABORTED] = 0
@@ -241,118 +231,6 @@ def _order(L, pos, mover, wcard, wseat, hands, ctx):
     return rest, False, B, False
 
 
-@jit
-def _mix(h, sym, mul):
-    h = (h ^ sym) * mul
-    return h ^ (h >> np.uint64(29))
-
-
-def _compress7_table():
-    """``t[m * 128 + x]``: the bits of ``x`` where ``m`` has a one, packed low (a software
-    PEXT of 7 bits)."""
-    t = np.zeros(128 * 128, np.int64)
-    for m in range(128):
-        for x in range(128):
-            k = 0
-            for i in range(7):
-                if m >> i & 1:
-                    t[m * 128 + x] |= (x >> i & 1) << k
-                    k += 1
-    return t
-
-
-_COMPRESS7 = _compress7_table()
-
-
-@jit
-def _compress13(x, m):
-    """The bits of the 13-bit field ``x`` where ``m`` has a one, packed low."""
-    lo = _COMPRESS7[(m & 127) * 128 + (x & 127)]
-    hi = _COMPRESS7[(m >> 7) * 128 + (x >> 7)]
-    return lo | (hi << npop(np.uint64(m & 127)))
-
-
-@jit
-def _keys(hands, rem, leader, ctx):
-    """Two 64-bit hashes of the position's rank pattern: per suit, the cards still held in
-    rank order, each as (its holder, its point class), and the leader. Positions with one
-    pattern have one value (which cards fell earlier only shifts the ranks, never who can
-    beat whom or what a card is worth), so they share a table entry. A false match needs
-    both hashes to collide (about 2**-128 per probe).
-
-    Per suit the pattern is one exact 56-bit word: the count of cards held, then the
-    holder's two bits and the two point-class bits of each card, as bit planes compressed
-    to the cards held."""
-    o1 = hands[1] | hands[3]
-    o2 = hands[2] | hands[3]
-    am = np.uint64(ctx[C_A_MASK])
-    bm = np.uint64(ctx[C_B_MASK])
-    h1 = np.uint64(ctx[C_GEN] * 4 + leader + 1)
-    h2 = h1
-    for s in range(4):
-        sh = np.uint64(13 * s)
-        m = np.int64((rem >> sh) & SUIT13)
-        w = (
-            npop(np.uint64(m))
-            | (_compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
-            | (_compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
-            | (_compress13(np.int64((am >> sh) & SUIT13), m) << 30)
-            | (_compress13(np.int64((bm >> sh) & SUIT13), m) << 43)
-        )
-        h1 = _mix(h1, np.uint64(w), _HASH_MUL)
-        h2 = _mix(h2, np.uint64(w) + np.uint64(s + 1), _MUL2)
-    return h1 | U1, h2
-
-
-@jit
-def _tt_bucket(tt, key):
-    """The first word of the key's bucket: two entries, a deep one (kept while newer
-    entries of less work come) and a recent one (always replaced)."""
-    n = np.uint64((tt.shape[0] - 2) // (2 * _ENTRY))
-    return 2 + 2 * _ENTRY * np.int64((key >> np.uint64(20)) & (n - U1))
-
-
-@jit
-def _tt_find(tt, key, key2):
-    """The entry holding ``key``, or -1."""
-    i = _tt_bucket(tt, key)
-    if tt[i] == key and tt[i + 1] == key2:
-        return i
-    i += _ENTRY
-    if tt[i] == key and tt[i + 1] == key2:
-        return i
-    return np.int64(-1)
-
-
-@jit
-def _tt_store(tt, key, key2, lo, hi, move, work, gen):
-    """Store bounds [lo, hi] (merged with what the entry knew) and the best card found with
-    ``work`` nodes. A new position takes the deep slot when it cost at least as much as the
-    deep slot's entry or that entry is from an earlier solve (its entry moves to the recent
-    slot), else the recent slot."""
-    w = np.int64(63 - clz(np.uint64(work))) if work > 0 else np.int64(0)
-    i = _tt_find(tt, key, key2)
-    if i >= 0:
-        d = np.int64(tt[i + 2])
-        lo = max(lo, (d & _B21) - _BOUND_OFF)
-        hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
-        w = max(w, (d >> 48) & 63)
-    else:
-        i = _tt_bucket(tt, key)
-        d = np.int64(tt[i + 2])
-        if ((d >> 54) & 1023) != gen or w >= ((d >> 48) & 63):
-            tt[i + 3] = tt[i]
-            tt[i + 4] = tt[i + 1]
-            tt[i + 5] = tt[i + 2]
-        else:
-            i += _ENTRY
-    tt[i] = key
-    tt[i + 1] = key2
-    tt[i + 2] = np.uint64(
-        (lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42) | (w << 48) | (gen << 54)
-    )
-
-
 # A search frame: one ply (one card) per stack level, int64 fields ...
 I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_ALPHA, I_BETA, I_A0, I_B0 = range(9)
 I_BEST, I_BEST_CARD, I_H1, I_H2, I_FIRST, I_GAIN, I_MOVER, I_NODES0 = range(9, 17)
@@ -381,7 +259,7 @@ def _enter(d, hands, ctx, tt, si, su):
     beta = si[d, I_BETA]
     trick = su[d, U_TRICK]
     rem = hands[0] | hands[1] | hands[2] | hands[3]
-    tt_move = _NO_MOVE
+    tt_move = NO_MOVE
     if pos == 0:
         if rem == U0:
             return 1, np.int64(0)
@@ -392,15 +270,14 @@ def _enter(d, hands, ctx, tt, si, su):
             return 1, lo
         if hi <= alpha:
             return 1, hi
-        key, key2 = _keys(hands, rem, leader, ctx)
+        key, key2 = position_keys(
+            hands, rem, leader, ctx[C_GEN], np.uint64(ctx[C_A_MASK]), np.uint64(ctx[C_B_MASK])
+        )
         su[d, U_KEY] = key
         su[d, U_KEY2] = key2
-        i = _tt_find(tt, key, key2)
+        i = tt_find(tt, key, key2)
         if i >= 0:
-            dd = np.int64(tt[i + 2])
-            tlo = (dd & _B21) - _BOUND_OFF
-            thi = ((dd >> 21) & _B21) - _BOUND_OFF
-            tt_move = (dd >> 42) & 63
+            tlo, thi, tt_move = tt_entry(tt, i)
             if tlo >= beta or tlo == thi:
                 return 1, tlo
             if thi <= alpha:
@@ -428,7 +305,7 @@ def _enter(d, hands, ctx, tt, si, su):
     cand = representatives(L, H, rem | trick, ctx)
     g1, h1, g2, h2 = _order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], hands, ctx)
     first = -1
-    if tt_move != _NO_MOVE and (cand >> np.uint64(tt_move)) & U1:
+    if tt_move != NO_MOVE and (cand >> np.uint64(tt_move)) & U1:
         first = tt_move
         fb = ~(U1 << np.uint64(first))
         g1 &= fb
@@ -441,7 +318,7 @@ def _enter(d, hands, ctx, tt, si, su):
     si[d, I_FIRST] = first
     si[d, I_MOVER] = mover
     si[d, I_BEST] = NO_VALUE if mover == P else -NO_VALUE
-    si[d, I_BEST_CARD] = _NO_MOVE
+    si[d, I_BEST_CARD] = NO_MOVE
     return 0, np.int64(0)
 
 
@@ -579,10 +456,10 @@ def _close(d, tt, ctx, si, su):
     bound after a fail-low, a lower bound after a fail-high, else exact)."""
     best = si[d, I_BEST]
     if si[d, I_POS] == 0:
-        lo = best if best > si[d, I_A0] else np.int64(1 - _BOUND_OFF)
-        hi = best if best < si[d, I_B0] else np.int64(_BOUND_OFF - 1)
+        lo = best if best > si[d, I_A0] else NO_BOUND_LO
+        hi = best if best < si[d, I_B0] else NO_BOUND_HI
         work = ctx[C_NODES] - si[d, I_NODES0]
-        _tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, si[d, I_BEST_CARD], work, ctx[C_GEN])
+        tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, si[d, I_BEST_CARD], work, ctx[C_GEN])
     return best
 
 
