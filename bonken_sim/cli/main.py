@@ -18,6 +18,7 @@ from bonken_sim.cli.play import play, replay, trace
 from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
 from bonken_sim.cli.runs import compare, run_cmd, summary
+from bonken_sim.cli.solve import solve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -42,6 +43,7 @@ for _command in (
     summary,
     advise,
     report,
+    solve,
 ):
     cli.add_command(_command)
 

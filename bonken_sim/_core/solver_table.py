@@ -1,0 +1,157 @@
+"""The exact solver's transposition table: a fixed-size uint64 array of two-entry buckets,
+keyed on the rank pattern of a position (see ``position_keys``).
+
+Layout: ``table[0]`` is the generation of the current solve (mixed into every key, so a
+new solve's keys never match old entries), ``table[1]`` is unused, then entries of three
+words: two 64-bit keys and one data word (lower bound, upper bound, best card, log2 of the
+nodes the entry cost, generation).
+"""
+
+import numpy as np
+
+from ._jit import clz, jit
+from .cards import SUIT13, U0, U1, npop
+
+GEN_BITS = 10
+ENTRY = 3  # words per entry: two key hashes and the data word
+NO_MOVE = 63  # no best card known
+_BOUND_OFF = 1 << 20  # a bound is stored as value + _BOUND_OFF in 21 bits
+_B21 = (1 << 21) - 1
+NO_BOUND_LO = np.int64(1 - _BOUND_OFF)  # "no lower bound" as stored
+NO_BOUND_HI = np.int64(_BOUND_OFF - 1)
+_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
+_MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def new_table(bits=20):
+    """A transposition table of ``2**bits`` entries (24 bytes each; 20 bits = 24 MiB)."""
+    return np.zeros(2 + ENTRY * (1 << bits), dtype=np.uint64)
+
+
+@jit
+def next_generation(tt):
+    """Bump the table's generation; zero the table when the generation number wraps."""
+    gen = np.int64(tt[0]) + 1
+    if gen >= (1 << GEN_BITS):
+        tt[2:] = U0
+        gen = 1
+    tt[0] = np.uint64(gen)
+    return gen
+
+
+@jit
+def _mix(h, sym, mul):
+    h = (h ^ sym) * mul
+    return h ^ (h >> np.uint64(29))
+
+
+def _compress7_table():
+    """``t[m * 128 + x]``: the bits of ``x`` where ``m`` has a one, packed low (a software
+    PEXT of 7 bits)."""
+    t = np.zeros(128 * 128, np.int64)
+    for m in range(128):
+        for x in range(128):
+            k = 0
+            for i in range(7):
+                if m >> i & 1:
+                    t[m * 128 + x] |= (x >> i & 1) << k
+                    k += 1
+    return t
+
+
+_COMPRESS7 = _compress7_table()
+
+
+@jit
+def _compress13(x, m):
+    """The bits of the 13-bit field ``x`` where ``m`` has a one, packed low."""
+    lo = _COMPRESS7[(m & 127) * 128 + (x & 127)]
+    hi = _COMPRESS7[(m >> 7) * 128 + (x >> 7)]
+    return lo | (hi << npop(np.uint64(m & 127)))
+
+
+@jit
+def position_keys(hands, rem, leader, gen, am, bm):
+    """Two 64-bit hashes of the position's rank pattern: per suit, the cards still held in
+    rank order, each as (its holder, its point class), and the leader. Positions with one
+    pattern have one value (which cards fell earlier only shifts the ranks, never who can
+    beat whom or what a card is worth), so they share a table entry. A false match needs
+    both hashes to collide (about 2**-128 per probe).
+
+    Per suit the pattern is one exact 56-bit word: the count of cards held, then the
+    holder's two bits and the two point-class bits of each card, as bit planes compressed
+    to the cards held. ``gen``: the table's generation; ``am``, ``bm``: the two point
+    classes' card masks."""
+    o1 = hands[1] | hands[3]
+    o2 = hands[2] | hands[3]
+    h1 = np.uint64(gen * 4 + leader + 1)
+    h2 = h1
+    for s in range(4):
+        sh = np.uint64(13 * s)
+        m = np.int64((rem >> sh) & SUIT13)
+        w = (
+            npop(np.uint64(m))
+            | (_compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
+            | (_compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
+            | (_compress13(np.int64((am >> sh) & SUIT13), m) << 30)
+            | (_compress13(np.int64((bm >> sh) & SUIT13), m) << 43)
+        )
+        h1 = _mix(h1, np.uint64(w), _HASH_MUL)
+        h2 = _mix(h2, np.uint64(w) + np.uint64(s + 1), _MUL2)
+    return h1 | U1, h2
+
+
+@jit
+def _bucket(tt, key):
+    """The first word of the key's bucket: two entries, a deep one (kept while newer
+    entries of less work come) and a recent one (always replaced)."""
+    n = np.uint64((tt.shape[0] - 2) // (2 * ENTRY))
+    return 2 + 2 * ENTRY * np.int64((key >> np.uint64(20)) & (n - U1))
+
+
+@jit
+def tt_find(tt, key, key2):
+    """The entry holding ``key``, or -1."""
+    i = _bucket(tt, key)
+    if tt[i] == key and tt[i + 1] == key2:
+        return i
+    i += ENTRY
+    if tt[i] == key and tt[i + 1] == key2:
+        return i
+    return np.int64(-1)
+
+
+@jit
+def tt_entry(tt, i):
+    """(lower bound, upper bound, best card or NO_MOVE) of the entry at ``i``."""
+    d = np.int64(tt[i + 2])
+    return (d & _B21) - _BOUND_OFF, ((d >> 21) & _B21) - _BOUND_OFF, (d >> 42) & 63
+
+
+@jit
+def tt_store(tt, key, key2, lo, hi, move, work, gen):
+    """Store bounds [lo, hi] (merged with what the entry knew) and the best card found with
+    ``work`` nodes. A new position takes the deep slot when it cost at least as much as the
+    deep slot's entry or that entry is from an earlier solve (its entry moves to the recent
+    slot), else the recent slot."""
+    w = np.int64(63 - clz(np.uint64(work))) if work > 0 else np.int64(0)
+    i = tt_find(tt, key, key2)
+    if i >= 0:
+        d = np.int64(tt[i + 2])
+        lo = max(lo, (d & _B21) - _BOUND_OFF)
+        hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
+        w = max(w, (d >> 48) & 63)
+    else:
+        i = _bucket(tt, key)
+        d = np.int64(tt[i + 2])
+        if ((d >> 54) & 1023) != gen or w >= ((d >> 48) & 63):
+            tt[i + 3] = tt[i]
+            tt[i + 4] = tt[i + 1]
+            tt[i + 5] = tt[i + 2]
+        else:
+            i += ENTRY
+    tt[i] = key
+    tt[i + 1] = key2
+    tt[i + 2] = np.uint64(
+        (lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42) | (w << 48) | (gen << 54)
+    )

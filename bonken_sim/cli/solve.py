@@ -1,0 +1,132 @@
+"""``bonken-sim solve``: the exact open-hand value of a trick contract position."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from bonken_sim.cli.common import (
+    UserError,
+    call_or_fail,
+    count_option,
+    resolve_rules,
+    ruleset_options,
+    seed_option,
+)
+
+CONTRACT_HELP = (
+    "A trick contract: bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag or "
+    "troeven (bierkaart under its ruleset)."
+)
+
+
+def _seats(seat: str | None, leader: int) -> list[int]:
+    if seat is None:
+        return [leader]
+    if seat.strip().lower() == "all":
+        return [0, 1, 2, 3]
+    if seat.strip() not in ("0", "1", "2", "3"):
+        raise UserError(f"--seat must be 0-3 or 'all', got {seat!r}")
+    return [int(seat)]
+
+
+def _position(hands, seed, deal, dealer, leader):
+    """(hands, leader) of --hands/--leader, or of --seed/--deal/--dealer."""
+    from bonken_sim.engine.solve import engine_deal
+
+    if (hands is None) == (seed is None):
+        raise UserError("give either --hands or --seed (with --deal), not both")
+    if hands is not None:
+        if deal is not None or dealer is not None:
+            raise UserError("--deal and --dealer go with --seed, not with --hands")
+        if leader is None:
+            raise UserError("--hands needs --leader (the seat to lead the next trick)")
+        return hands, leader
+    if deal is not None and deal < 0:
+        raise UserError(f"--deal must be a non-negative integer, got {deal}")
+    masks, first = call_or_fail(engine_deal, seed, deal or 0, 0 if dealer is None else dealer)
+    return masks, first if leader is None else leader
+
+
+def _solve_seats(seats, masks, variant, leader, rules, table_bits, max_nodes):
+    """The seats' results under one node budget for the command (each seat gets what the
+    seats before it left); running out is a one-line error like a bad input."""
+    from bonken_sim.engine.solve import NotSolved
+    from bonken_sim.engine.solve import solve as solve_position
+
+    results = []
+    try:
+        for s in seats:
+            left = max_nodes - sum(r.nodes for r in results)
+            if left < 1:
+                raise NotSolved(0, 0.0)
+            results.append(
+                call_or_fail(
+                    solve_position, masks, variant, None, leader, s, rules, table_bits, left
+                )
+            )
+    except NotSolved as exc:
+        exc.nodes += sum(r.nodes for r in results)
+        exc.seconds += sum(r.seconds for r in results)
+        raise UserError(exc.describe("--max-nodes")) from None
+    return results
+
+
+def _signed(v: int) -> str:
+    return f"{v:+d}" if v else "0"
+
+
+def format_result(r, name: str) -> list[str]:
+    """One seat's value and the leader's cards, as text."""
+    side = "best" if r.leader == r.seat else "best against it"
+    cards = "  ".join(f"{c} {_signed(v)}" for c, v in r.cards.items())
+    return [
+        f"{name}: seat {r.seat} makes sure of {_signed(r.value)} (seat {r.leader} to lead)",
+        f"  seat {r.leader} leads, {side}: {' '.join(r.best)}",
+        f"  every card: {cards}",
+        f"  {r.nodes:,} nodes, {r.seconds:.3f} s",
+    ]
+
+
+@click.command()
+@click.option("--contract", required=True, help=CONTRACT_HELP)
+@click.option("--trump", default=None, help="Trump for troeven: C, D, H, S or NT.")
+@click.option("--hands", default=None, help="Four hands, seat 0 to 3, separated by '/'.")
+@click.option("--leader", default=None, type=int, help="The seat to lead the next trick.")
+@click.option(
+    "--seed", default=None, callback=seed_option, help="Take deal --deal of this run seed."
+)
+@click.option("--deal", default=None, type=int, help="Deal index with --seed [default: 0].")
+@click.option("--dealer", default=None, type=int, help="Dealer seat with --seed [default: 0].")
+@click.option("--seat", default=None, help="The seat to value, 0-3 or all [default: leader].")
+@click.option("--table-bits", default=20, show_default=True, type=int, help="Table: 2**N.")
+@click.option(
+    "--max-nodes",
+    default="50M",
+    show_default=True,
+    callback=count_option,
+    help="Give up (exit 2) after this many search nodes (all seats together), e.g. 200M.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@ruleset_options
+def solve(
+    contract, trump, hands, leader, seed, deal, dealer, seat, table_bits, max_nodes, as_json,
+    ruleset, rules_file,
+):  # fmt: skip
+    """Exact open-hand value of a trick contract: what a seat can make sure of against the
+    other three, and the value of every card the leader may play (docs/SOLVER.md)."""
+    from bonken_sim.engine.solve import trick_variant
+
+    rules = resolve_rules(ruleset, rules_file)
+    variant = call_or_fail(trick_variant, contract, trump, rules)
+    masks, first = _position(hands, seed, deal, dealer, leader)
+    results = _solve_seats(_seats(seat, first), masks, variant, first, rules, table_bits, max_nodes)
+    if as_json:
+        docs = [r.record() for r in results]
+        click.echo(json.dumps(docs if seat is not None and seat.lower() == "all" else docs[0]))
+        return
+    name = variant.name
+    for r in results:
+        for line in format_result(r, name):
+            click.echo(line)

@@ -1,0 +1,110 @@
+"""The solve command: text, the JSON shape, and every bad input as one line with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bonken_sim.cli import main
+
+HANDS = "AS KS 7S 2H / QS 3H 9C 2D / JS 4H 8C 3D / TS 5H 7C 4D"
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_text(capsys):
+    code, out, _ = run(
+        capsys, "solve", "--contract", "vrouwen", "--hands", HANDS, "--leader", "1", "--seat", "2"
+    )
+    assert code == 0
+    assert "seat 2 makes sure of" in out and "every card: QS" in out and "nodes" in out
+
+
+def test_solve_json_shape(capsys):
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "--contract",
+        "troeven",
+        "--trump",
+        "H",
+        "--hands",
+        HANDS,
+        "--leader",
+        "1",
+        "--seat",
+        "0",
+        "--json",
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert {"value", "cards", "nodes", "seconds", "seat", "leader", "best"} <= set(doc)
+    assert set(doc["cards"]) == {"QS", "3H", "9C", "2D"}
+    assert doc["value"] == min(doc["cards"].values())  # seat 1 leads against seat 0
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "--contract",
+        "bukken",
+        "--hands",
+        HANDS,
+        "--leader",
+        "0",
+        "--seat",
+        "all",
+        "--json",
+    )
+    docs = json.loads(out)
+    assert code == 0 and [d["seat"] for d in docs] == [0, 1, 2, 3]
+    assert all(d["value"] <= 0 for d in docs)
+
+
+def test_solve_seed_deal_is_the_engine_deal(capsys):
+    from bonken_sim.engine.solve import engine_deal
+
+    masks, leader = engine_deal(1, 7, dealer=2)
+    assert leader == 3 and sum(bin(m).count("1") for m in masks) == 52
+    code, _, err = run(capsys, "solve", "--seed", "1", "--hands", HANDS, "--contract", "bukken")
+    assert code == 2 and "not both" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hands", "AS / KS / QS", "--leader", "0"], "four hands"),
+        (["--hands", "AS / AS / QS / JS", "--leader", "0"], "card AS is in the hands"),
+        (["--hands", "AS 2C / KS / QS / JS", "--leader", "0"], "equal length"),
+        (["--hands", "AS / KS / QS / JS", "--leader", "0", "--trump", "H"], "not a trump"),
+        (["--hands", "AS / KS / QS / JS", "--leader", "0", "--seat", "5"], "--seat must be"),
+        (["--hands", "AS / KS / QS / JS", "--leader", "4"], "leader must be a seat"),
+        (["--hands", "AS / KS / QS / JS"], "needs --leader"),
+        ([], "either --hands or --seed"),
+        (["--hands", "AS / KS / QS / JS", "--leader", "0", "--deal", "2"], "go with --seed"),
+        (["--hands", "ZZ / KS / QS / JS", "--leader", "0"], "not a card"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "solve", "--contract", "bukken", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("bonken-sim: error: ") and message in err and err.count("\n") == 1
+
+
+def test_domino_is_refused(capsys):
+    code, _, err = run(
+        capsys, "solve", "--contract", "domino", "--hands", "AS / KS / QS / JS", "--leader", "0"
+    )
+    assert code == 2 and "domino cannot be solved" in err
+
+
+def test_node_budget_is_one_line_exit_2(capsys):
+    code, out, err = run(
+        capsys, "solve", "--contract", "bukken", "--seed", "1", "--max-nodes", "1k"
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("bonken-sim: error: not solved within 1,000 nodes (")
+    assert err.rstrip().endswith("try an ending with fewer cards or raise --max-nodes")
