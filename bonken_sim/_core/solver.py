@@ -50,7 +50,6 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .playout import beats, lead_ban, trick_legal
 from .ruleset import (
     F_BAN_HEART_LEAD,
     F_LAST_PTS,
@@ -75,6 +74,7 @@ from .solver_table import (
 from .solver_table import (
     new_table as new_table,  # the caller allocates the table: solver.new_table
 )
+from .trick import beats, lead_ban, trick_legal
 
 # The search context: one int64 array of the rule values and counters.
 C_SEAT, C_TRUMP, C_TMODE, C_HMODE, C_TRICK_PTS, C_LAST_PTS = range(6)
