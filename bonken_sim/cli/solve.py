@@ -90,20 +90,40 @@ def format_result(r, name: str) -> list[str]:
 
 
 @click.command()
-@click.option("--contract", required=True, help=CONTRACT_HELP)
-@click.option("--trump", default=None, help="Trump for troeven: C, D, H, S or NT.")
-@click.option("--hands", default=None, help="Four hands, seat 0 to 3, separated by '/'.")
-@click.option("--leader", default=None, type=int, help="The seat to lead the next trick.")
+@click.option("--contract", required=True, metavar="NAME", help=CONTRACT_HELP)
+@click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
 @click.option(
-    "--seed", default=None, callback=seed_option, help="Take deal --deal of this run seed."
+    "--hands", default=None, metavar="HANDS", help="Four hands, seat 0 to 3, separated by '/'."
 )
-@click.option("--deal", default=None, type=int, help="Deal index with --seed [default: 0].")
-@click.option("--dealer", default=None, type=int, help="Dealer seat with --seed [default: 0].")
-@click.option("--seat", default=None, help="The seat to value, 0-3 or all [default: leader].")
-@click.option("--table-bits", default=20, show_default=True, type=int, help="Table: 2**N.")
+@click.option(
+    "--leader", default=None, type=int, metavar="SEAT", help="The seat to lead the next trick."
+)
+@click.option(
+    "--seed",
+    default=None,
+    metavar="S",
+    callback=seed_option,
+    help="Take deal --deal of this run seed.",
+)
+@click.option(
+    "--deal", default=None, type=int, metavar="N", help="Deal index with --seed [default: 0]."
+)
+@click.option(
+    "--dealer", default=None, type=int, metavar="SEAT", help="Dealer seat with --seed [default: 0]."
+)
+@click.option(
+    "--seat",
+    default=None,
+    metavar="SEAT|all",
+    help="The seat to value, 0-3 or all [default: leader].",
+)
+@click.option(
+    "--table-bits", default=20, show_default=True, type=int, metavar="N", help="Table: 2**N."
+)
 @click.option(
     "--max-nodes",
     default="50M",
+    metavar="N",
     show_default=True,
     callback=count_option,
     help="Give up (exit 2) after this many search nodes (all seats together), e.g. 200M.",
