@@ -17,7 +17,7 @@ import numpy as np
 from bonken_sim import _core
 from bonken_sim._core._jit import cache_dir
 
-STEPS = 8  # the kernel groups warmup compiles, for its progress
+STEPS = 7  # the kernel groups warmup compiles, for its progress
 
 
 def _marker() -> Path:
@@ -50,36 +50,14 @@ def warmup(progress: Callable[[int, int], None] | None = None) -> float:
 
     table = standard_table()
     key = seed_key(0)
-    variants = np.arange(N_VARIANTS, dtype=np.int64)
     strat = np.array([0, 1, 0, 1], dtype=np.int64)
-    n = 2
-    K.simulate_batch(
-        key,
-        0,
-        0,
-        variants,
-        strat,
-        table,
-        np.zeros((n, 4), np.uint64),
-        np.zeros((n, N_VARIANTS, 4), np.int16),
-        np.zeros((n, N_VARIANTS, 4), np.int8),
-        np.zeros((n, N_VARIANTS, 4), np.int8),
-    )
-    tick()
-    # Deals with an advanced seat run their own builds of the play loops.
-    K.simulate_batch(
-        key,
-        0,
-        0,
-        variants,
-        np.array([2, 1, 0, 2], dtype=np.int64),
-        table,
-        np.zeros((n, 4), np.uint64),
-        np.zeros((n, N_VARIANTS, 4), np.int16),
-        np.zeros((n, N_VARIANTS, 4), np.int8),
-        np.zeros((n, N_VARIANTS, 4), np.int8),
-    )
-    tick()
+    # A run's deals with random and basic seats, then with an advanced seat (its own builds
+    # of the play loops), with the run's features and columns.
+    from bonken_sim.engine.deals import play_deal_columns
+
+    for tiers in ((0, 1, 0, 1), (2, 1, 0, 2)):
+        play_deal_columns(0, 0, 2, 0, tuple(range(N_VARIANTS)), tiers, table)
+        tick()
     hands = np.zeros(4, np.uint64)
     four = [np.zeros(4, np.int64) for _ in range(3)]
     trace = np.zeros(K.TRACE_LEN, np.int64)
@@ -89,10 +67,6 @@ def warmup(progress: Callable[[int, int], None] | None = None) -> float:
         results = np.zeros((13, 3), np.int64)
         K.replay(table[v], hands.copy(), 0, trace[:n_tr].copy(), four[0], four[1], seats, results)
     K.deal_hands(key, 0, hands)
-    tick()
-    from bonken_sim.engine.deals import play_deal_columns  # a run's features and columns
-
-    play_deal_columns(0, 0, 2, 0, tuple(range(N_VARIANTS)), (1, 0, 1, 0), table)
     tick()
     # advise: the conditional dealer, its deals played, and the unconditional reference deals
     from bonken_sim.engine.conditional import deal_scores, warm_conditional_dealer

@@ -12,6 +12,8 @@ import pytest
 from bonken_sim.cli import main
 from bonken_sim.engine import warmup as warmup_module
 
+STEPS = warmup_module.STEPS
+
 NOTICE = "bonken-sim: compiling kernels once (about a minute; `bonken-sim warmup` does this ahead)"
 DONE = "bonken-sim: kernels compiled in 42 s, cached for next time"
 
@@ -57,8 +59,8 @@ def test_on_a_terminal_the_compile_counts_its_steps(cold_cache, tmp_path, monkey
     assert main([*GAME, "--out", str(tmp_path / "g"), "--json"]) == 0
     text = terminal.getvalue()
     assert text.startswith(f"{NOTICE} ...\n")
-    assert "\rbonken-sim: compiling kernels 3/8\033[K" in text
-    assert "\rbonken-sim: compiling kernels 8/8\033[K" in text
+    assert f"\rbonken-sim: compiling kernels 3/{STEPS}\033[K" in text
+    assert f"\rbonken-sim: compiling kernels {STEPS}/{STEPS}\033[K" in text
     assert f"\r\033[K{DONE}\n" in text
 
 
