@@ -302,39 +302,33 @@ def doubling(stats: RunStats, rule: str = "all") -> pd.DataFrame:
     deal; for a policy only the doubles it made (``per_deal``: doubles per deal)."""
     h = stats.hists.double[rule].sum(0)  # (NP, V, ND)
     cols = _double_rows(h, stats.deals)
-    rows = []
-    for v, name in enumerate(stats.variants):
-        for p, (d, t) in enumerate(PAIRS):
-            rows.append(
-                {
-                    "variant": name,
-                    "doubler": REL_NAMES[d],
-                    "target": REL_NAMES[t],
-                    "target_is_chooser": t == CHOOSER,
-                    **{k: a[p, v] for k, a in cols.items()},
-                }
-            )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        {**_pair_keys(name, d, t), "target_is_chooser": t == CHOOSER, **_at(cols, p, v)}
+        for v, name in enumerate(stats.variants)
+        for p, (d, t) in enumerate(PAIRS)
+    )
+
+
+def _pair_keys(variant: str, doubler: int, target: int) -> dict:
+    """The key columns of a doubling row: the variant and the (doubler, target) roles."""
+    return {"variant": variant, "doubler": REL_NAMES[doubler], "target": REL_NAMES[target]}
+
+
+def _at(cols: dict, *index: int) -> dict:
+    """Every column's value at ``index`` (the leading axes of the _double_rows arrays)."""
+    return {key: a[index] for key, a in cols.items()}
 
 
 def doubling_by_hcp(stats: RunStats, rule: str = "all") -> pd.DataFrame:
     """As :func:`doubling`, by the doubler's hcp bucket."""
     h = _bucket(stats.hists.double[rule], HCP_EDGES)  # (B, NP, V, ND)
     cols = _double_rows(h, stats.deals)
-    rows = []
-    for k, label in enumerate(HCP_BUCKETS):
-        for v, name in enumerate(stats.variants):
-            for p, (d, t) in enumerate(PAIRS):
-                rows.append(
-                    {
-                        "variant": name,
-                        "doubler": REL_NAMES[d],
-                        "target": REL_NAMES[t],
-                        "hcp_bucket": label,
-                        **{key: a[k, p, v] for key, a in cols.items()},
-                    }
-                )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        {**_pair_keys(name, d, t), "hcp_bucket": label, **_at(cols, k, p, v)}
+        for k, label in enumerate(HCP_BUCKETS)
+        for v, name in enumerate(stats.variants)
+        for p, (d, t) in enumerate(PAIRS)
+    )
 
 
 def doubling_summary(stats: RunStats, rule: str) -> pd.DataFrame:
