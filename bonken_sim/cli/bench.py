@@ -112,7 +112,7 @@ def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json
 @click.command()
 def warmup():
     """Compile every numba kernel into the on-disk cache and say how long it took."""
-    from bonken_sim._core._jit import cache_dir
+    from bonken_sim.engine.version import kernel_cache_dir
     from bonken_sim.engine.warmup import warmup as do_warmup
 
     line = StageLine("bonken-sim warmup") if sys.stderr.isatty() else None
@@ -121,4 +121,4 @@ def warmup():
     finally:
         if line is not None:
             line.clear()
-    click.echo(f"kernels ready in {seconds:.1f} s (cache: {cache_dir()})")
+    click.echo(f"kernels ready in {seconds:.1f} s (cache: {kernel_cache_dir()})")
