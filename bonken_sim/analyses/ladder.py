@@ -1,4 +1,4 @@
-"""The strategy ladder (issue 4): is each step up measurably better, and by how much?
+"""The strategy ladder: is each step up measurably better, and by how much?
 
 * **Card play**, per contract variant: one hero of the higher tier among three of the lower,
   on the same deals with the hero in each of the four seats in turn (seat-permuted, paired):
