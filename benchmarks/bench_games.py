@@ -29,7 +29,7 @@ from bonken_sim._core.rng import seed_key
 from bonken_sim.bench.yardstick import baseline_playouts, cpu_rate, tuned_playouts
 from bonken_sim.engine.games import play_games
 
-# deal-playouts per core, over the 2.1 M/s of the issue's tuned kernel
+# deal-playouts per core, over the 2.1 M/s of the goals' tuned kernel
 TARGET_RATIOS = {"basic": 150_000 * 11 / 2 / 2.1e6, "advanced": 60_000 * 11 / 2 / 2.1e6}
 
 
@@ -78,7 +78,7 @@ def main() -> None:
     print(f"yardstick (bench_baseline, faster kernel): {y:,.0f} playouts per CPU-second")
     for profile, ratio in ratios.items():
         target = TARGET_RATIOS.get(profile)
-        note = f"   (issue: >= {target:.2f}x)" if target else ""
+        note = f"   (goal: >= {target:.2f}x)" if target else ""
         print(f"{profile:8s} one thread: deal-playouts per CPU-second = {ratio:.2f}x the yardstick"
               f"{note}")  # fmt: skip
     out = Path(__file__).resolve().parent / "results"

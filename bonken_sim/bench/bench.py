@@ -71,7 +71,7 @@ def _median_rate(key, n, variants, strat, table, threads, repeats, offset) -> fl
 
 def reference_rate(seed: int, deals: int, strategy: int) -> float | None:
     """Playouts/s of the pure-Python reference (tests/reference) on the same deals, if present."""
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     if not (repo / "tests" / "reference" / "__init__.py").exists():
         return None
     if str(repo) not in sys.path:
@@ -191,7 +191,7 @@ def run_bench(
     return result
 
 
-# The issue's targets were set where "a minimal tuned random-playout kernel reaches about
+# The speed goals were set where "a minimal tuned random-playout kernel reaches about
 # 2.1 million/s per core": as multiples of such a kernel, random >= 1.5/2.1, basic >= 1.2/2.1,
 # advanced >= 0.6/2.1.
 TARGET_RATIOS = {"random": 1.5 / 2.1, "basic": 1.2 / 2.1, "advanced": 0.6 / 2.1}
@@ -245,7 +245,7 @@ def _yardstick(
         ratio = med[sname] / base
         doc["ratios"][sname] = ratio
         target = TARGET_RATIOS.get(sname)
-        note = f"   (issue: >= {target:.2f}x)" if target else ""
+        note = f"   (goal: >= {target:.2f}x)" if target else ""
         echo(f"{sname:10s}{med[sname]:14,.0f} playouts/CPU-s = {ratio:.2f}x the yardstick{note}")
     result["baseline"] = doc
 
