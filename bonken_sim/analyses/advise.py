@@ -51,7 +51,6 @@ from bonken_sim.analyses.advise_play import (
     Sums,
     play,
     played_scores,
-    warm,
 )
 from bonken_sim.analyses.advise_reference import reference_sums
 from bonken_sim.engine.play import strategy_names
@@ -89,7 +88,6 @@ __all__ = [
     "play",
     "played_scores",
     "policy_choice",
-    "warm",
 ]
 
 DOUBLING_ORDER = (3, 0, 1, 2)  # RULES.md §5: D+3, D, D+1, then the chooser

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bonken_sim.analyses.advise_config import DEALER, AdviseConfig
-from bonken_sim.engine.conditional import deal_scores, warm_conditional_dealer
+from bonken_sim.engine.conditional import deal_scores
 from bonken_sim.engine.play import strategy_array
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
 
@@ -163,9 +163,3 @@ def _load_kernels(reference: bool, rules: Ruleset = STANDARD) -> None:
     played_scores(variants, strat, 0, 0, 1, rules, hand=(1 << 13) - 1, seat=2)
     if reference:
         played_scores(variants, strat, 0, 0, 1, rules)
-
-
-def warm() -> None:
-    """Compile (or load from the cache) every kernel advise uses."""
-    _load_kernels(reference=True)
-    warm_conditional_dealer()
