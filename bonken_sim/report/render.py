@@ -22,6 +22,8 @@ class FigureItem:
     caption: str  # how to read it: plain text, paragraphs split on blank lines
     tables: Sequence[str]  # CSV stems behind it: tables/<stem>.csv
     png: bytes = b""
+    #: one line of "what this means", computed from the run's numbers (never typed in)
+    meaning: str = ""
 
 
 @dataclass
@@ -32,6 +34,14 @@ class Section:
     #: small tables shown in the page itself: (caption, frame already formatted as text)
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     note: str = ""
+    #: sentences for the page's "Key findings", computed from the run's numbers, in the
+    #: order they should be read; the page gathers them from every section at its top
+    findings: list[str] = field(default_factory=list)
+
+
+def key_findings(sections: Sequence[Section]) -> list[str]:
+    """Every section's findings, in section order."""
+    return [f for s in sections for f in s.findings]
 
 
 def _anchor(title: str) -> str:
@@ -56,6 +66,9 @@ figcaption{font-size:.92rem;color:#333}figcaption p{margin:.35rem 0}
 .files{font-size:.85rem;color:#555}.meta td{text-align:left}
 .guide{background:#f5f8fc;border-left:4px solid #1f77b4;padding:.4rem 1rem;margin:1rem 0}
 .note{color:#8a5300}
+.findings{background:#f3faf3;border-left:4px solid #2ca02c;padding:.3rem 1rem;margin:1rem 0}
+.findings h2{margin-top:.6rem;border:0}.findings li{margin:.3rem 0}
+.meaning{color:#222}
 """
 
 
@@ -69,6 +82,14 @@ def _table_html(frame: pd.DataFrame, cls: str = "") -> str:
     return f"<table{c}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _findings_html(findings: Sequence[str]) -> list[str]:
+    if not findings:
+        return []
+    items = "".join(f"<li>{html.escape(f)}</li>" for f in findings)
+    head = '<section class="findings" id="key-findings"><h2>Key findings</h2>'
+    return [f"{head}<ul>{items}</ul></section>"]
+
+
 def html_page(
     title: str, meta: Sequence[tuple[str, str]], guide: Sequence[str], sections: list[Section]
 ) -> str:
@@ -78,6 +99,7 @@ def html_page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body><main>",
         f"<h1>{html.escape(title)}</h1>",
+        *_findings_html(key_findings(sections)),
         _table_html(pd.DataFrame(meta, columns=["run", ""]), "meta"),
         '<div class="guide"><h3>How to read this report</h3><ul>',
         *(f"<li>{html.escape(g)}</li>" for g in guide),
@@ -103,10 +125,15 @@ def html_page(
                 ]
                 + [f'<a href="tables/{t}.csv">{t}.csv</a>' for t in f.tables]
             )
+            meaning = (
+                f'<p class="meaning"><b>What this means:</b> {html.escape(f.meaning)}</p>'
+                if f.meaning
+                else ""
+            )
             parts += [
                 f'<figure id="{f.name}"><h3>{html.escape(f.title)}</h3>',
                 f'<img src="data:image/png;base64,{data}" alt="{html.escape(f.title)}">',
-                f"<figcaption>{_paras(f.caption)}",
+                f"<figcaption>{meaning}{_paras(f.caption)}",
                 f'<p class="files">Files: {files}</p></figcaption></figure>',
             ]
     # Records on <body> how many figures the browser decoded: a headless browser's
@@ -133,7 +160,11 @@ def _md_table(frame: pd.DataFrame) -> str:
 def markdown_page(
     title: str, meta: Sequence[tuple[str, str]], guide: Sequence[str], sections: list[Section]
 ) -> str:
-    out = [f"# {title}", "", _md_table(pd.DataFrame(meta, columns=["run", ""])), ""]
+    out = [f"# {title}", ""]
+    findings = key_findings(sections)
+    if findings:
+        out += ["## Key findings", ""] + [f"- {f}" for f in findings] + [""]
+    out += [_md_table(pd.DataFrame(meta, columns=["run", ""])), ""]
     out += ["## How to read this report", ""] + [f"- {g}" for g in guide] + [""]
     for s in sections:
         out += [f"## {s.title}", "", s.intro.strip(), ""]
@@ -150,6 +181,7 @@ def markdown_page(
                 "",
                 f"![{f.title}](figures/{f.name}.png)",
                 "",
+                *([f"**What this means:** {f.meaning}", ""] if f.meaning else []),
                 *(p.strip() + "\n" for p in f.caption.split("\n\n") if p.strip()),
                 f"Files: {files}",
                 "",
