@@ -48,8 +48,18 @@ from bonken_sim.cli.console import StageLine
     help="A game run of the same games with the other --doubling: the effect of doubling "
     "on win rates (RUN_DIR must be a game run).",
 )
+@click.option(
+    "--games",
+    "games",
+    metavar="DIR",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A game run, or a folder of game runs, played under the run's rules: adds a section "
+    "on whole games (win rates, what choice and doubling are worth). Repeatable; RUN_DIR must "
+    "be a deal run.",
+)
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
-def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
+def report(run_dir, out, formats, workers, no_policy, compare_games, games, quiet):
     """Write the report of a run or a game run: figures, CSV tables, report.html and
     report.md."""
     from bonken_sim.report.pool import default_workers, start_early
@@ -63,7 +73,12 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, quiet):
     fmts = call_or_fail(parse_formats, formats)
 
     def start(progress):
-        options = {"workers": workers, "fitted": not no_policy, "compare_games": compare_games}
+        options = {
+            "workers": workers,
+            "fitted": not no_policy,
+            "compare_games": compare_games,
+            "games": games,
+        }
         return write_report(run_dir, out, fmts, progress=progress, **options)
 
     with warnings.catch_warnings():

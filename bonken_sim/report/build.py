@@ -38,10 +38,12 @@ from bonken_sim.report.aggregate import (
 )
 from bonken_sim.report.drawing import FigureQueue, by_cost
 from bonken_sim.report.figures import render_figure
+from bonken_sim.report.game_set import aggregate_game_set, find_game_runs
 from bonken_sim.report.meta import deal_run_meta, game_run_meta
 from bonken_sim.report.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.render import html_page, markdown_page
 from bonken_sim.report.sections_deals import GUIDE, deal_sections
+from bonken_sim.report.sections_game_set import games_section
 from bonken_sim.report.sections_games import GAME_GUIDE, game_sections
 from bonken_sim.runs.storage import DEALS_DIR
 
@@ -127,6 +129,7 @@ def write_report(
     fitted: bool = False,
     compare_games: str | os.PathLike | None = None,
     progress: Progress | None = None,
+    games: Sequence[str | os.PathLike] = (),
 ) -> ReportResult:
     """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
 
@@ -140,7 +143,9 @@ def write_report(
     A game run (``bonken-sim game``) gets the game report instead (win rates, totals,
     per-contract contributions, doubling); the rules, ``workers`` and ``fitted`` do not apply
     to it. ``compare_games``: a second game run of the same games with the other doubling
-    setting, for the effect of doubling on win rates (game runs only).
+    setting, for the effect of doubling on win rates (game runs only). ``games``: game runs
+    (or folders of them) played under the run's rules, for a section on whole games (deal
+    runs only; see ``game_set``).
 
     ``progress(stage, done, total)`` is told what is being done: the parts read, the figures
     drawn (``done`` of ``total``; total 0 for a stage without a count).
@@ -150,6 +155,10 @@ def write_report(
     root = Path(run)
     fmts = parse_formats(formats)
     if G.manifest_format(root) == G.GAME_FORMAT:
+        if games:
+            raise ReportError(
+                f"--games adds games to a deal run's report; {root} is a game run itself"
+            )
         game_manifest = G.open_game_run(root)
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
@@ -160,6 +169,7 @@ def write_report(
             f"--compare-games needs a game run (bonken-sim game) as RUN_DIR; {root} is a deal run"
         )
     manifest = open_run(root)  # NotARun for a missing, foreign or incomplete run
+    game_runs = find_game_runs(games, manifest) if games else []
     dest = Path(out) if out is not None else root / DEFAULT_DIR
     check_out(root, dest)
     workers = max(1, int(workers))
@@ -178,7 +188,7 @@ def write_report(
             workers, mp_context=pool_context(), initializer=init_worker, initargs=(filters,)
         )
     try:
-        rules = (choice_rules, double_rules)
+        rules = (choice_rules, double_rules, game_runs)
         return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
     finally:
         if pool is not None:
@@ -186,7 +196,7 @@ def write_report(
 
 
 def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress):
-    choice_rules, double_rules = rules
+    choice_rules, double_rules, game_runs = rules
     n_parts = len(manifest["parts"])
     read = [0]
 
@@ -215,6 +225,9 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
         second_pass(stats, picks, list(choice_rules or {}))
         t_agg = time.perf_counter() - t0
         sections, draw, tabs = deal_sections(stats, dbl)
+        if game_runs:
+            progress("reading the games", 0, 0)
+            sections.append(games_section(aggregate_game_set(game_runs), tabs, draw))
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
         pngs: dict[str, bytes] = {}
@@ -241,8 +254,10 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
         progress("writing pages", 0, 0)
         seed = manifest["config"].get("seed")
         title = f"Bonken simulation report: {stats.deals:,} deals, seed {seed}"
-        page = (title, deal_run_meta(stats, root), GUIDE, sections)
+        page = (title, deal_run_meta(stats, root, game_runs), GUIDE, sections)
         head = {"run": str(root.resolve()), "deals": stats.deals, "seed": seed}
+        if game_runs:
+            head["games"] = [str(r.root.resolve()) for r in game_runs]
         seconds = _finish(tmp, dest, fmts, page, files, head, t0)
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
 

@@ -41,6 +41,8 @@ FIGURES: dict[str, Callable[..., Figure]] = {
         games.game_contracts,
         games.game_doubling,
         games.doubling_effect,
+        games.game_values,
+        games.chooser_doubles,
     )
 }
 

@@ -222,3 +222,75 @@ def doubling_effect(t: pd.DataFrame) -> Figure:
         _profile_separator(ax, t)
     _unit_legend(fig, sides)
     return fig
+
+
+# ---------------------------------------------------------------------------------------
+# The games beside a deal run (game_set)
+
+
+def _pair_rows(ax, t: pd.DataFrame, mean: str, scale: float, fmt: str) -> None:
+    """One point with its 95% CI per pair of profiles (rows of ``t``, top down)."""
+    y = np.arange(len(t))
+    m = scale * t[mean].to_numpy(float)
+    err = scale * _err_clipped([t[mean] - t[f"{mean}_ci_low"], t[f"{mean}_ci_high"] - t[mean]])
+    for yi, mi, e0, e1 in zip(y, m, err[0], err[1], strict=True):
+        color = UNIT_PALETTE[0] if mi >= 0 else UNIT_PALETTE[1]
+        ax.errorbar(mi, yi, xerr=[[e0], [e1]], fmt="o", ms=5, color=color, capsize=3, lw=1.2)
+        ax.annotate(fmt.format(mi), (mi, yi), xytext=(0, 6), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=8)  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.margins(x=0.15)
+
+
+def game_values(t: pd.DataFrame) -> Figure:
+    """Per pair of profiles (the pairs that isolate one skill first): the per-deal-set
+    difference in win rate and in mean total, with 95% intervals."""
+    fig = new_figure(0.45 * len(t) + 1.6, "What each skill is worth in whole games: "
+                     "profile − versus on the same deals (95% CI)", left=3.4, top=0.8,
+                     bottom=0.7, wspace=0.08)  # fmt: skip
+    ax_w, ax_t = fig.subplots(1, 2, sharey=True)
+    _pair_rows(ax_w, t, "win_diff", 100, "{:+.1f}")
+    _pair_rows(ax_t, t, "total_diff", 1, "{:+.1f}")
+    labels = [
+        (f"{m}: " if m else "") + f"{a} − {b}"
+        for m, a, b in zip(t["measures"].fillna(""), t["profile"], t["versus"], strict=True)
+    ]
+    ax_w.set_yticks(np.arange(len(t)), labels)
+    ax_w.set_ylim(len(t) - 0.4, -0.7)
+    ax_w.set_xlabel("win rate difference (percentage points)")
+    ax_w.set_title("win rate")
+    ax_t.set_xlabel("mean settled total difference (points per game)")
+    ax_t.set_title("points per game")
+    return fig
+
+
+def chooser_doubles(t: pd.DataFrame) -> Figure:
+    """Per contract, for choosers who chose by the fitted policy: what doubling the chooser
+    gains if every other player doubled him, and what the doubles actually made gained."""
+    t = t[t["chooser_choice"] == "fitted"]
+    fig = new_figure(0.42 * len(t) + 1.7, "Doubling the chooser in games, where he chose the "
+                     "contract (95% CI, the deal as unit)", left=1.3, top=0.8, bottom=0.7,
+                     wspace=0.08)  # fmt: skip
+    ax_a, ax_m = fig.subplots(1, 2, sharey=True)
+    y = np.arange(len(t))
+    panels = (
+        (ax_a, "always_mean", "always", "if every other player doubled him"),
+        (ax_m, "gain_per_double", "gain", "the doubles of him players made"),
+    )
+    for ax, mean, ci, title in panels:
+        lo, hi = f"{ci}_ci_low", f"{ci}_ci_high"
+        m = t[mean].to_numpy(float)
+        ok = np.isfinite(m)
+        err = _err_clipped([t[mean] - t[lo], t[hi] - t[mean]])[:, ok]
+        colors = [UNIT_PALETTE[0] if v >= 0 else UNIT_PALETTE[1] for v in m[ok]]
+        ax.scatter(m[ok], y[ok], c=colors, s=22, zorder=3)
+        ax.errorbar(m[ok], y[ok], xerr=err, fmt="none", ecolor="#555", capsize=3, lw=1)
+        for yi in y[~ok]:
+            ax.annotate("no doubles", (0, yi), ha="left", va="center", fontsize=8, color="#777",
+                        xytext=(4, 0), textcoords="offset points")  # fmt: skip
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_title(title)
+        ax.set_xlabel("doubler's gain per double: s_d − s_chooser (points)")
+    ax_a.set_yticks(y, list(t["contract"]))
+    ax_a.set_ylim(len(t) - 0.4, -0.7)
+    return fig

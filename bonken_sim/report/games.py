@@ -193,13 +193,16 @@ def _all_equal(col: Any, value: str) -> bool:
     return bool(pc.all(pc.equal(col, value)).as_py())
 
 
-def deal_blocks(root: Path, manifest: dict) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """(contract codes (m, 11), raw (m, 11, 4), final (m, 11, 4)) of whole games, in order.
+def deal_blocks(
+    root: Path, manifest: dict, with_doubles: bool = False
+) -> Iterator[tuple[np.ndarray, ...]]:
+    """(contract codes (m, 11), raw (m, 11, 4), final (m, 11, 4)) of whole games, in order;
+    ``with_doubles``: also the doubles of each deal (m, 11), bit 4·d + t for d doubled t.
 
     A batch rarely ends on a game boundary: its last, incomplete game is carried into the
     next batch."""
     cols = ["game", "deal", "contract"] + [f"raw_{p}" for p in range(4)]
-    cols += [f"final_{p}" for p in range(4)]
+    cols += [f"final_{p}" for p in range(4)] + (["doubles"] if with_doubles else [])
     carry: list[np.ndarray] | None = None
     expected = 0
     for batch in _batches(_files(root, manifest, "deals_file"), cols, "deals"):
@@ -212,13 +215,15 @@ def deal_blocks(root: Path, manifest: dict) -> Iterator[tuple[np.ndarray, np.nda
             np.stack([batch.column(3 + p).to_numpy() for p in range(4)], 1),
             np.stack([batch.column(7 + p).to_numpy() for p in range(4)], 1),
         ]
+        if with_doubles:
+            arrays.append(batch.column(11).to_numpy())
         if carry is not None:
             arrays = [np.concatenate([a, b]) for a, b in zip(carry, arrays, strict=True)]
         whole = len(arrays[0]) // DEALS_PER_GAME * DEALS_PER_GAME
         carry = [a[whole:] for a in arrays]
         if whole == 0:
             continue
-        game, deal, contract, raw, final = (a[:whole] for a in arrays)
+        game, deal, contract, raw, final, *dbl = (a[:whole] for a in arrays)
         m = whole // DEALS_PER_GAME
         want = np.repeat(np.arange(expected, expected + m), DEALS_PER_GAME)
         if (game != want).any() or (deal.reshape(m, -1) != np.arange(DEALS_PER_GAME)).any():
@@ -227,7 +232,8 @@ def deal_blocks(root: Path, manifest: dict) -> Iterator[tuple[np.ndarray, np.nda
             raise NotARun(f"{root}: a deal of the game run has no contract")
         expected += m
         shape = (m, DEALS_PER_GAME)
-        yield contract.reshape(shape), raw.reshape(*shape, 4), final.reshape(*shape, 4)
+        block = (contract.reshape(shape), raw.reshape(*shape, 4), final.reshape(*shape, 4))
+        yield block + tuple(d.reshape(shape) for d in dbl)
     if carry is not None and len(carry[0]):
         raise NotARun(f"{root}: the deals dataset ends inside a game")
     cfg_games = manifest["config"]["games"]
@@ -497,12 +503,31 @@ def head_to_head(stats: GameStats) -> pd.DataFrame:
 
 def only_doubling_differs(a: str, b: str) -> bool:
     """Profiles with the same card play and contract choice and different doubling."""
+    d = single_difference(a, b)
+    return d is not None and d[0] == "doubling"
+
+
+#: what a pair of profiles that differ in one thing measures, by the thing
+MEASURES = ("contract choice", "doubling", "card play")
+
+
+def single_difference(a: str, b: str) -> tuple[str, bool] | None:
+    """(what differs, whether ``a`` has the better of it) when profiles ``a`` and ``b``
+    differ in exactly one of card play, contract choice and doubling; None otherwise. The
+    better: the fitted choice, the fitted doubling, the higher card-play tier."""
     from bonken_sim.engine.games import PROFILES
 
     pa, pb = PROFILES.get(a), PROFILES.get(b)
     if pa is None or pb is None:
-        return False
-    return pa.card == pb.card and pa.choice == pb.choice and pa.doubling != pb.doubling
+        return None
+    fitted = PROFILES["basic"]
+    differs = [
+        ("contract choice", pa.choice != pb.choice, pa.choice == fitted.choice),
+        ("doubling", pa.doubling != pb.doubling, pa.doubling == fitted.doubling),
+        ("card play", pa.card != pb.card, pa.card > pb.card),
+    ]
+    hits = [(what, better) for what, diff, better in differs if diff]
+    return hits[0] if len(hits) == 1 else None
 
 
 def doubling_effect(stats: GameStats) -> pd.DataFrame:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bonken_sim import __version__
+from bonken_sim.report.game_set import GameRun
 from bonken_sim.report.games import GameStats
 from bonken_sim.report.histograms import RunStats
 
 
-def deal_run_meta(stats: RunStats, run: Path) -> list[tuple[str, str]]:
-    """The rows about a deal run at the top of its report."""
+def deal_run_meta(
+    stats: RunStats, run: Path, game_runs: Sequence[GameRun] = ()
+) -> list[tuple[str, str]]:
+    """The rows about a deal run at the top of its report (and the game runs beside it)."""
     m = stats.manifest
     cfg = m.get("config", {})
     strategies = cfg.get("strategies", [])
@@ -41,8 +44,21 @@ def deal_run_meta(stats: RunStats, run: Path) -> list[tuple[str, str]]:
         ),
         ("run written", str(m.get("completed") or m.get("updated") or "?")),
         *_rules_rows(cfg.get("ruleset")),
+        *_game_runs_rows(game_runs),
         _versions_row(m),
         _report_row(),
+    ]
+
+
+def _game_runs_rows(game_runs: Sequence[GameRun]) -> list[tuple[str, str]]:
+    """One row per game run of the games section: where, how many games, who sat where."""
+    return [
+        (
+            "game run" if len(game_runs) == 1 else f"game run {k + 1} of {len(game_runs)}",
+            f"{r.root}: {r.manifest['config']['games']:,} games, seed {r.seed}, seats 0–3 "
+            + ", ".join(r.players),
+        )
+        for k, r in enumerate(game_runs)
     ]
 
 
