@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bonken_sim.report import findings_games as F
 from bonken_sim.report import games as G
 from bonken_sim.report.figures_games import unit_labels
 from bonken_sim.report.format import ci_texts, pct_texts
@@ -41,7 +42,22 @@ def game_sections(stats: G.GameStats) -> tuple[list[Section], Drawings, Tables]:
         _contracts(stats, tabs),
         _doubling(stats, tabs, draw, shown_tables),
     ]
+    _add_findings(stats, sections, tabs)
     return sections, draw, tabs
+
+
+def _add_findings(stats: G.GameStats, sections: list[Section], tabs: Tables) -> None:
+    """The key findings (with the first section) and the line under each figure."""
+    sections[0].findings = F.game_run_findings(stats, tabs["game_results"], tabs["head_to_head"])
+    con = tabs["game_contracts"]
+    meanings = {
+        "game_results": lambda: F.results_meaning(tabs["game_results"]),
+        "game_contracts": lambda: F.contracts_meaning(con),
+        "game_doubling": lambda: F.doubling_meaning(con),
+        "doubling_effect": lambda: F.doubling_effect_meaning(tabs["doubling_effect"]),
+    }
+    for item in (f for s in sections for f in s.figures):
+        item.meaning = meanings[item.name]()
 
 
 def _results(

@@ -315,3 +315,23 @@ def test_page_renders_in_a_browser(report):
     page = (report / "report.html").resolve().as_uri()
     shown = figures_shown(page)
     assert shown == ("4", "4")
+
+
+def test_findings_and_meanings_come_from_the_tables(report, runs):
+    md = (report / "report.md").read_text()
+    findings = md.split("## Key findings", 1)[1].split("\n\n", 2)[1]
+    res = csv(report, "game_results").set_index("name")
+    for name in PROFILES:
+        assert f"{name} {100 * res.loc[name, 'win_rate']:.1f}%" in findings
+    h2h = csv(report, "head_to_head").set_index(["profile", "versus"])
+    dbl = h2h.loc[("basic", "basic-nodouble")]
+    sentence = "Doubling by the fitted thresholds rather than never is worth"
+    assert f"{sentence} {dbl['total_diff']:+.1f}" in findings
+    eff = csv(report, "doubling_effect")
+    assert f"changed who finished first in {100 * eff['winner_changed'].iloc[0]:.1f}%" in findings
+    assert md.count("**What this means:**") == 4  # one under each figure
+    # other games, other findings
+    other = G.aggregate_games(runs[1])
+    from bonken_sim.report.sections_games import game_sections
+
+    assert game_sections(other)[0][0].findings[0] not in findings
