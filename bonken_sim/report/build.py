@@ -38,7 +38,11 @@ from bonken_sim.report.aggregate import (
 )
 from bonken_sim.report.drawing import FigureQueue, by_cost
 from bonken_sim.report.figures import render_figure
-from bonken_sim.report.game_set import aggregate_game_set, find_game_runs
+from bonken_sim.report.game_set import (
+    aggregate_game_set,
+    chooser_means_by_variant,
+    find_game_runs,
+)
 from bonken_sim.report.meta import deal_run_meta, game_run_meta
 from bonken_sim.report.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.render import html_page, markdown_page
@@ -227,7 +231,8 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
         sections, draw, tabs = deal_sections(stats, dbl)
         if game_runs:
             progress("reading the games", 0, 0)
-            sections.append(games_section(aggregate_game_set(game_runs), tabs, draw))
+            mu = chooser_means_by_variant(stats.variants, stats.mu_chooser)
+            sections.append(games_section(aggregate_game_set(game_runs, mu), tabs, draw))
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
         pngs: dict[str, bytes] = {}

@@ -1,6 +1,7 @@
 """Sums and sums of squares of per-unit values, cell by cell, for the games beside a deal
-run: a mean per cell where each cell has its own count, and a ratio of two sums per cell
-(gain per double) with its interval taken over the units, not over the doubles."""
+run: a mean per cell where each cell has its own count, and ratios of two per-unit sums
+(a gain per double, a score per chooser turn) with intervals taken over the units (deal
+sets), not over the doubles or turns, which are not independent within one."""
 
 from __future__ import annotations
 
@@ -25,45 +26,60 @@ class CountedMoments:
         self.s1 += v.sum(0)
         self.s2 += (v * v).sum(0)
 
-    def add_cells(self, cell: tuple[np.ndarray, ...], x: np.ndarray) -> None:
-        """Fold one value per unit into the cell its index arrays name."""
-        flat = np.ravel_multi_index(cell, self.n.shape)
-        size = self.n.size
-        self.n += np.bincount(flat, minlength=size).reshape(self.n.shape)
-        self.s1 += np.bincount(flat, x, size).reshape(self.n.shape)
-        self.s2 += np.bincount(flat, x * x, size).reshape(self.n.shape)
-
     def ci(self) -> tuple[np.ndarray, ...]:
         """Mean, sd, 95% CI low and high per cell (NaN where empty)."""
         return mean_ci_array(self.n, self.s1, self.s2)
 
 
 class RatioMoments:
-    """Per cell, the ratio Σy / Σx of two per-unit sums (e.g. the gain per double: the
-    gains summed over a deal's doubles, over the doubles of the deal), with the delta-method
-    95% interval over units: the doubles of one deal are not independent draws."""
+    """Per cell, the ratio Σy / Σx of two per-unit sums, with the delta-method 95% interval
+    over units. Keeps Σ z zᵀ of z = (y of every cell, x of every cell), so the difference of
+    two cells' ratios gets its interval too (both measured on the same units)."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        self.n = np.zeros(shape, np.int64)
-        self.sums = {k: np.zeros(shape) for k in ("y", "x", "yy", "xx", "xy")}
+        self.shape = shape
+        self.cells = int(np.prod(shape))
+        self.n = 0
+        self.sum = np.zeros(2 * self.cells)
+        self.cross = np.zeros((2 * self.cells, 2 * self.cells))
 
-    def add_cells(self, cell: tuple[np.ndarray, ...], y: np.ndarray, x: np.ndarray) -> None:
-        flat = np.ravel_multi_index(cell, self.n.shape)
-        size, shape = self.n.size, self.n.shape
-        self.n += np.bincount(flat, minlength=size).reshape(shape)
-        for key, w in (("y", y), ("x", x), ("yy", y * y), ("xx", x * x), ("xy", x * y)):
-            self.sums[key] += np.bincount(flat, w, size).reshape(shape)
+    def add(self, y: np.ndarray, x: np.ndarray) -> None:
+        """Fold (units, *shape) numerators ``y`` and denominators ``x`` in (every unit counts,
+        also one with x = 0)."""
+        z = np.concatenate([y.reshape(len(y), -1), x.reshape(len(x), -1)], 1)
+        self.n += len(z)
+        self.sum += z.sum(0)
+        self.cross += z.T @ z
+
+    def _parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = self.cells
+        sy, sx = self.sum[:c], self.sum[c:]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.where(sx > 0, sy / sx, np.nan)
+        return sy, sx, r
 
     def ratio_ci(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Σy/Σx and its 95% CI per cell (NaN where Σx = 0, no bounds under 2 units)."""
-        s, n = self.sums, self.n.astype(np.float64)
+        c, n = self.cells, self.n
+        _, sx, r = self._parts()
+        idx = np.arange(c)
+        yy, xx, xy = self.cross[idx, idx], self.cross[c + idx, c + idx], self.cross[idx, c + idx]
         with np.errstate(invalid="ignore", divide="ignore"):
-            r = np.where(s["x"] > 0, s["y"] / s["x"], np.nan)
-            dev = np.maximum(s["yy"] - 2 * r * s["xy"] + r * r * s["xx"], 0.0)
-            var = np.where(n > 1, dev / (n - 1), np.nan)
-            half = Z95 * np.sqrt(var / n) / (s["x"] / n)
-        return r, r - half, r + half
+            dev = np.maximum(yy - 2 * r * xy + r * r * xx, 0.0)  # Σ (y − r·x)²
+            half = Z95 * np.sqrt(dev / (n - 1) / n) / (sx / n) if n > 1 else np.full(c, np.nan)
+        shape = self.shape
+        return r.reshape(shape), (r - half).reshape(shape), (r + half).reshape(shape)
 
-    def per_unit(self) -> tuple[np.ndarray, ...]:
-        """The mean of x per unit (e.g. doubles per deal): mean, sd, CI low, high."""
-        return mean_ci_array(self.n, self.sums["x"], self.sums["xx"])
+    def diff_ci(self, i: int, j: int) -> tuple[float, float, float]:
+        """Ratio of cell i − ratio of cell j (flat indices) and its 95% CI."""
+        c, n = self.cells, self.n
+        _, sx, r = self._parts()
+        if n < 2 or not (sx[i] > 0 and sx[j] > 0):
+            return float("nan"), float("nan"), float("nan")
+        w = np.zeros(2 * c)
+        w[i], w[c + i] = n / sx[i], -r[i] * n / sx[i]
+        w[j], w[c + j] = -n / sx[j], r[j] * n / sx[j]
+        dev = max(float(w @ self.cross @ w), 0.0)  # Σ d², d the linearised difference
+        half = Z95 * np.sqrt(dev / (n - 1) / n)
+        d = float(r[i] - r[j])
+        return d, d - half, d + half

@@ -21,7 +21,7 @@ his hand, which a deal run (every contract on every hand) cannot show.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +30,7 @@ import numpy as np
 from bonken_sim.report import games as G
 from bonken_sim.report.game_moments import CountedMoments, RatioMoments
 from bonken_sim.runs.storage import FORMAT as DEAL_RUN_FORMAT
-from bonken_sim.runs.storage import NotARun
+from bonken_sim.runs.storage import VARIANT_NAMES, NotARun
 
 
 @dataclass(frozen=True)
@@ -125,15 +125,21 @@ def _rules_name(manifest: dict, where: str) -> str:
 
 @dataclass
 class ChooserDoubles:
-    """Per contract, doubles of the chooser by the other three seats, on the deals as
-    played, split by whether the chooser chose by the fitted policy (0) or at random (1)."""
+    """Per chooser kind (0: chose by the fitted policy, 1: at random) and contract, on the
+    deals as played, as ratios of per-deal-set sums (the deal set is the unit)."""
 
-    #: per deal: the mean over the three others of s_d − s_chooser (every one doubles him)
-    always: CountedMoments = field(default_factory=lambda: CountedMoments((2, G.C)))
-    #: per deal: doubles of the chooser made (ratio denominator) and their summed gain
+    #: per deal: the mean over the three others of s_d − s_chooser (every one doubles him),
+    #: over deals
+    always: RatioMoments = field(default_factory=lambda: RatioMoments((2, G.C)))
+    #: doubles of the chooser made, over deals
+    rate: RatioMoments = field(default_factory=lambda: RatioMoments((2, G.C)))
+    #: the doubler's gain s_d − s_chooser, over the doubles of the chooser made
     made: RatioMoments = field(default_factory=lambda: RatioMoments((2, G.C)))
-    #: per deal: doubles of the chooser made that gained (s_d > s_chooser)
+    #: doubles of the chooser that gained (s_d > s_chooser), over those made
     gained: RatioMoments = field(default_factory=lambda: RatioMoments((2, G.C)))
+    #: the chooser's score minus the deal run's mean chooser score of the variant he chose
+    #: (the deal run's relative score, on the contracts really chosen), over chooser turns
+    relative: RatioMoments = field(default_factory=lambda: RatioMoments((2,)))
 
 
 @dataclass
@@ -152,6 +158,15 @@ class GameSetStats:
     chooser: ChooserDoubles = field(default_factory=ChooserDoubles)
 
 
+def chooser_means_by_variant(variants: Sequence[str], means: np.ndarray) -> np.ndarray:
+    """A deal run's mean chooser score per variant (``means`` in the order of ``variants``)
+    as an array over ``VARIANT_NAMES``, NaN for the variants it did not play."""
+    out = np.full(len(VARIANT_NAMES), np.nan)
+    for name, mean in zip(variants, means, strict=True):
+        out[VARIANT_NAMES.index(name)] = mean
+    return out
+
+
 def circular_order(players: Sequence[str]) -> tuple[str, ...]:
     """The seating read clockwise from its smallest name: seatings that differ only by a
     rotation (which the dealer's rotation makes equivalent) give the same order."""
@@ -159,7 +174,9 @@ def circular_order(players: Sequence[str]) -> tuple[str, ...]:
     return tuple(players[k:]) + tuple(players[:k])
 
 
-def aggregate_game_set(runs: list[GameRun]) -> GameSetStats:
+def aggregate_game_set(runs: list[GameRun], mu_chooser: np.ndarray | None = None) -> GameSetStats:
+    """Pool ``runs``. ``mu_chooser``: the deal run's mean chooser score per variant (in
+    ``VARIANT_NAMES`` order, NaN where it has none), for the chooser's relative score."""
     profiles = tuple(dict.fromkeys(p for r in runs for p in r.players))
     K = len(profiles)
     st = GameSetStats(runs, profiles)
@@ -170,12 +187,28 @@ def aggregate_game_set(runs: list[GameRun]) -> GameSetStats:
     by_seed: dict[int, list[GameRun]] = {}
     for r in runs:
         by_seed.setdefault(r.seed, []).append(r)
+    mu = np.full(len(VARIANT_NAMES), np.nan) if mu_chooser is None else mu_chooser
     for group in by_seed.values():
-        for members, blocks in _lockstep(group):
+        for members, blocks in _lockstep(group, _game_results):
             _add_deal_sets(st, members, blocks)
-    for r in runs:
-        _add_chooser_doubles(st.chooser, r)
+        for members, blocks in _lockstep(group, _chooser_deals):
+            _add_chooser_deals(st.chooser, members, blocks, mu)
     return st
+
+
+def _game_results(run: GameRun) -> Iterator[tuple[np.ndarray, ...]]:
+    """(totals, ranks) of consecutive games of ``run``."""
+    return (blk[1:] for blk in G.game_blocks(run.root, run.manifest))
+
+
+def _chooser_deals(run: GameRun) -> Iterator[tuple[np.ndarray, ...]]:
+    """(game numbers, contract, raw, doubles, variant) of consecutive games of ``run``:
+    (m,), then (m, 11[, 4])."""
+    start = 0
+    for contract, raw, _, dbl, variant in G.deal_blocks(run.root, run.manifest, True):
+        m = len(contract)
+        yield np.arange(start, start + m), contract, raw, dbl, variant
+        start += m
 
 
 def _seat_profile(players: Sequence[str], profiles: Sequence[str]) -> np.ndarray:
@@ -209,10 +242,13 @@ def _add_deal_sets(st: GameSetStats, members: list[GameRun], blocks: list) -> No
         pairs.add(x[:, :, None] - x[:, None, :], both)
 
 
-def _lockstep(group: list[GameRun]) -> Iterator[tuple[list[GameRun], list]]:
+def _lockstep(
+    group: list[GameRun], blocks_of: Callable[[GameRun], Iterator[tuple[np.ndarray, ...]]]
+) -> Iterator[tuple[list[GameRun], list[tuple[np.ndarray, ...]]]]:
     """Blocks of the same games from every run of one seed that holds them: (runs, their
-    (totals, ranks) blocks), in game order. A run with fewer games drops out at its end."""
-    streams = [(r, (blk[1:] for blk in G.game_blocks(r.root, r.manifest))) for r in group]
+    blocks from ``blocks_of``, arrays with games on the first axis), in game order. A run
+    with fewer games drops out at its end."""
+    streams = [(r, blocks_of(r)) for r in group]
     bufs: dict[int, list] = {i: [] for i in range(len(streams))}
     live = set(range(len(streams)))
     while live:
@@ -230,39 +266,58 @@ def _lockstep(group: list[GameRun]) -> Iterator[tuple[list[GameRun], list]]:
         yield [streams[i][0] for i in order], [_take(bufs[i], n) for i in order]
 
 
-def _take(buf: list, n: int) -> tuple[np.ndarray, np.ndarray]:
-    t = np.concatenate([b[0] for b in buf])
-    r = np.concatenate([b[1] for b in buf])
-    buf[:] = [(t[n:], r[n:])] if len(t) > n else []
-    return t[:n], r[:n]
+def _take(buf: list, n: int) -> tuple[np.ndarray, ...]:
+    """The first ``n`` games of a buffer of blocks; the rest stays in it."""
+    whole = tuple(np.concatenate(parts) for parts in zip(*buf, strict=True))
+    buf[:] = [tuple(a[n:] for a in whole)] if len(whole[0]) > n else []
+    return tuple(a[:n] for a in whole)
 
 
-def _add_chooser_doubles(cd: ChooserDoubles, run: GameRun) -> None:
-    """Every deal of ``run``: the chooser, the contract he chose and the doubles aimed at
-    him, folded into ``cd`` (deal = unit)."""
+def _add_chooser_deals(
+    cd: ChooserDoubles, members: list[GameRun], blocks: list, mu: np.ndarray
+) -> None:
+    """The same ``m`` deal sets in every run of ``members``: per deal, the chooser, the
+    contract he chose, his score relative to the deal run's mean (``mu`` per variant) and the
+    doubles aimed at him; summed per deal set over the runs and folded into ``cd``."""
     from bonken_sim.engine.games import PROFILES
 
     at_random = PROFILES["random"].choice
-    random_choice = np.array([PROFILES[p].choice == at_random for p in run.players])
-    k = np.arange(G.DEALS_PER_GAME)
-    games_done = 0
-    for contract, raw, _, dbl in G.deal_blocks(run.root, run.manifest, with_doubles=True):
-        m = len(contract)
-        g = games_done + np.arange(m)
-        games_done += m
-        chooser = ((g[:, None] % 4) + k + 2) % 4  # (m, 11): the dealer is (g + k) mod 4
+    m = len(blocks[0][0])
+    sums = {k: np.zeros((m, 2, G.C)) for k in ("deals", "always", "n", "gain", "gained")}
+    rel, turns = np.zeros((m, 2)), np.zeros((m, 2))
+    for run, (game, contract, raw, dbl, variant) in zip(members, blocks, strict=True):
+        random_choice = np.array([PROFILES[p].choice == at_random for p in run.players])
+        # the dealer of deal k of game g is (g + k) mod 4 (RUN_FORMAT.md); the chooser, +2
+        chooser = (game[:, None] + np.arange(G.DEALS_PER_GAME) + 2) % 4
         s_c = np.take_along_axis(raw, chooser[..., None], 2)[..., 0].astype(np.float64)
         gain = raw.astype(np.float64) - s_c[..., None]  # (m, 11, 4): s_d − s_chooser
         others = np.arange(4) != chooser[..., None]
         bits = (dbl[..., None].astype(np.int64) >> (4 * np.arange(4) + chooser[..., None])) & 1
         doubled = (bits == 1) & others  # seat d doubled the chooser
-        kind = random_choice[chooser].astype(np.int64).ravel()
-        c = contract.ravel()
-        always = (gain * others).sum(2).ravel() / 3
-        n_made = doubled.sum(2).ravel().astype(np.float64)
-        g_made = (gain * doubled).sum(2).ravel()
-        n_gained = (doubled & (gain > 0)).sum(2).ravel().astype(np.float64)
-        cell = (kind, c)
-        cd.always.add_cells(cell, always)
-        cd.made.add_cells(cell, g_made, n_made)
-        cd.gained.add_cells(cell, n_gained, n_made)
+        kind = random_choice[chooser].astype(np.int64)  # (m, 11)
+        cell = np.zeros((m, G.DEALS_PER_GAME, 2, G.C))
+        np.put_along_axis(
+            cell.reshape(m, G.DEALS_PER_GAME, -1),
+            (kind * G.C + contract)[..., None],
+            1.0,
+            2,
+        )
+        per_deal = {
+            "deals": np.ones((m, G.DEALS_PER_GAME)),
+            "always": (gain * others).sum(2) / 3,
+            "n": doubled.sum(2).astype(np.float64),
+            "gain": (gain * doubled).sum(2),
+            "gained": (doubled & (gain > 0)).sum(2).astype(np.float64),
+        }
+        for key, x in per_deal.items():
+            sums[key] += np.einsum("gk,gkac->gac", x, cell)
+        r = s_c - mu[variant]
+        known = np.isfinite(r)
+        kinds = np.stack([(kind == 0) & known, (kind == 1) & known], -1)  # (m, 11, 2)
+        rel += np.einsum("gk,gka->ga", np.where(known, r, 0.0), kinds)
+        turns += kinds.sum(1)
+    cd.always.add(sums["always"], sums["deals"])
+    cd.rate.add(sums["n"], sums["deals"])
+    cd.made.add(sums["gain"], sums["n"])
+    cd.gained.add(sums["gained"], sums["n"])
+    cd.relative.add(rel, turns)

@@ -74,11 +74,14 @@ def chooser_doubles_table(st: GameSetStats) -> pd.DataFrame:
     """Per chooser kind (fitted or random choice) and contract, on the deals as played:
     ``always_*`` the mean of s_d − s_chooser over the three others (what a double of the
     chooser gains, if every one doubled him); ``doubles_per_deal`` the doubles of the chooser
-    the players made; ``gain_per_double`` and ``share_gained`` over those doubles. The deal
-    is the unit of every interval."""
+    the players made; ``gain_per_double`` and ``share_gained`` over those doubles. Every
+    interval is taken over deal sets (a deal's doubles, and a deal set's seatings, are not
+    independent)."""
     cd = st.chooser
-    a, _, alo, ahi = cd.always.ci()
-    d, _, dlo, dhi = cd.made.per_unit()
+    deals = cd.always.sum[cd.always.cells :].reshape(cd.always.shape)
+    doubles = cd.made.sum[cd.made.cells :].reshape(cd.made.shape)
+    a, alo, ahi = cd.always.ratio_ci()
+    d, dlo, dhi = cd.rate.ratio_ci()
     g, glo, ghi = cd.made.ratio_ci()
     s, slo, shi = cd.gained.ratio_ci()
     rows = []
@@ -86,12 +89,12 @@ def chooser_doubles_table(st: GameSetStats) -> pd.DataFrame:
         for c, name in enumerate(G.CONTRACTS):
             rows.append(
                 {
-                    "chooser_choice": kind, "contract": name, "deals": int(cd.always.n[k, c]),
+                    "chooser_choice": kind, "contract": name, "deals": int(deals[k, c]),
                     "always_mean": a[k, c], "always_ci_low": alo[k, c],
                     "always_ci_high": ahi[k, c],
                     "doubles_per_deal": d[k, c], "doubles_ci_low": dlo[k, c],
                     "doubles_ci_high": dhi[k, c],
-                    "doubles": int(cd.made.sums["x"][k, c]),
+                    "doubles": int(doubles[k, c]),
                     "gain_per_double": g[k, c], "gain_ci_low": glo[k, c],
                     "gain_ci_high": ghi[k, c],
                     "share_gained": s[k, c], "share_ci_low": slo[k, c],
@@ -99,3 +102,21 @@ def chooser_doubles_table(st: GameSetStats) -> pd.DataFrame:
                 }
             )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def choice_turn_table(st: GameSetStats) -> pd.DataFrame:
+    """Per chooser kind, his score per chooser turn minus the deal run's mean chooser score of
+    the variant he chose, and fitted − random; 95% CIs over deal sets."""
+    rel = st.chooser.relative
+    mean, lo, hi = rel.ratio_ci()
+    turns = rel.sum[rel.cells :].astype(np.int64)
+    diff, dlo, dhi = rel.diff_ci(0, 1)
+    return pd.DataFrame(
+        {
+            "chooser_choice": [*CHOOSER_KINDS, "fitted − random"],
+            "turns": [int(turns[0]), int(turns[1]), int(turns.sum())],
+            "relative_mean": [mean[0], mean[1], diff],
+            "relative_ci_low": [lo[0], lo[1], dlo],
+            "relative_ci_high": [hi[0], hi[1], dhi],
+        }
+    )

@@ -36,7 +36,13 @@ import numpy as np
 import pandas as pd
 
 from bonken_sim.rules.names import Contract
-from bonken_sim.runs.storage import NotARun, dictionary_codes, read_manifest, require_complete
+from bonken_sim.runs.storage import (
+    VARIANT_NAMES,
+    NotARun,
+    dictionary_codes,
+    read_manifest,
+    require_complete,
+)
 from bonken_sim.stats import mean_ci_array, wilson_array
 
 GAME_FORMAT = "bonken-sim-games"  # runs.games.FORMAT (not imported: that pulls in the kernels)
@@ -194,15 +200,16 @@ def _all_equal(col: Any, value: str) -> bool:
 
 
 def deal_blocks(
-    root: Path, manifest: dict, with_doubles: bool = False
+    root: Path, manifest: dict, for_chooser: bool = False
 ) -> Iterator[tuple[np.ndarray, ...]]:
     """(contract codes (m, 11), raw (m, 11, 4), final (m, 11, 4)) of whole games, in order;
-    ``with_doubles``: also the doubles of each deal (m, 11), bit 4·d + t for d doubled t.
+    ``for_chooser``: also the doubles of each deal (m, 11), bit 4·d + t for d doubled t, and
+    its variant code (m, 11) in ``VARIANT_NAMES`` order.
 
     A batch rarely ends on a game boundary: its last, incomplete game is carried into the
     next batch."""
     cols = ["game", "deal", "contract"] + [f"raw_{p}" for p in range(4)]
-    cols += [f"final_{p}" for p in range(4)] + (["doubles"] if with_doubles else [])
+    cols += [f"final_{p}" for p in range(4)] + (["doubles", "variant"] if for_chooser else [])
     carry: list[np.ndarray] | None = None
     expected = 0
     for batch in _batches(_files(root, manifest, "deals_file"), cols, "deals"):
@@ -215,15 +222,16 @@ def deal_blocks(
             np.stack([batch.column(3 + p).to_numpy() for p in range(4)], 1),
             np.stack([batch.column(7 + p).to_numpy() for p in range(4)], 1),
         ]
-        if with_doubles:
+        if for_chooser:
             arrays.append(batch.column(11).to_numpy())
+            arrays.append(dictionary_codes(batch.column(12), VARIANT_NAMES).astype(np.int64))
         if carry is not None:
             arrays = [np.concatenate([a, b]) for a, b in zip(carry, arrays, strict=True)]
         whole = len(arrays[0]) // DEALS_PER_GAME * DEALS_PER_GAME
         carry = [a[whole:] for a in arrays]
         if whole == 0:
             continue
-        game, deal, contract, raw, final, *dbl = (a[:whole] for a in arrays)
+        game, deal, contract, raw, final, *chooser = (a[:whole] for a in arrays)
         m = whole // DEALS_PER_GAME
         want = np.repeat(np.arange(expected, expected + m), DEALS_PER_GAME)
         if (game != want).any() or (deal.reshape(m, -1) != np.arange(DEALS_PER_GAME)).any():
@@ -233,7 +241,7 @@ def deal_blocks(
         expected += m
         shape = (m, DEALS_PER_GAME)
         block = (contract.reshape(shape), raw.reshape(*shape, 4), final.reshape(*shape, 4))
-        yield block + tuple(d.reshape(shape) for d in dbl)
+        yield block + tuple(a.reshape(shape) for a in chooser)
     if carry is not None and len(carry[0]):
         raise NotARun(f"{root}: the deals dataset ends inside a game")
     cfg_games = manifest["config"]["games"]

@@ -23,6 +23,7 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
     tabs["games_profiles"] = prof = T.profile_table(st)
     tabs["games_values"] = val = T.value_table(st)
     tabs["games_chooser_doubles"] = chd = T.chooser_doubles_table(st)
+    tabs["games_choice_turns"] = turns = T.choice_turn_table(st)
     draw["games_profiles"] = ("game_results", (prof,))
     figures = [
         FigureItem(
@@ -49,7 +50,8 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
                 "rather than at random, against the other players at the table and within "
                 "a game's quota (each negative contract once, troeven once per player); "
                 "basic − basic-nodouble the value of doubling by the fitted thresholds "
-                "rather than never.",
+                "rather than never. Both players sit at the same table, so part of a gap is "
+                "what the weaker one's choices or missing doubles hand to the others.",
                 ["games_values"],
                 meaning=_values_meaning(val),
             )
@@ -76,8 +78,8 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
         TITLE,
         _intro(st),
         figures,
-        tables=_shown_tables(prof, val),
-        findings=game_set_findings(prof, val, fitted),
+        tables=_shown_tables(prof, val, turns),
+        findings=game_set_findings(prof, val, fitted, turns),
     )
 
 
@@ -100,7 +102,9 @@ def _intro(st: GameSetStats) -> str:
     )
 
 
-def _shown_tables(prof: pd.DataFrame, val: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+def _shown_tables(
+    prof: pd.DataFrame, val: pd.DataFrame, turns: pd.DataFrame
+) -> list[tuple[str, pd.DataFrame]]:
     shown = [
         (
             "Win rate and mean settled total per game, per profile (95% CI over deal sets)",
@@ -134,7 +138,29 @@ def _shown_tables(prof: pd.DataFrame, val: pd.DataFrame) -> list[tuple[str, pd.D
                 ),
             )
         )  # fmt: skip
+    if _both_kinds(turns):
+        shown.append(
+            (
+                "The chooser's score per turn in games, minus the deal run's mean chooser "
+                "score of the contract he chose (95% CI)",
+                pd.DataFrame(
+                    {
+                        "chooser chose": turns["chooser_choice"],
+                        "turns": [f"{n:,}" for n in turns["turns"]],
+                        "relative score per turn": ci_texts(
+                            turns["relative_mean"], turns["relative_ci_low"],
+                            turns["relative_ci_high"], 1,
+                        ),
+                    }
+                ),
+            )
+        )  # fmt: skip
     return shown
+
+
+def _both_kinds(turns: pd.DataFrame) -> bool:
+    """Whether choosers of both kinds (fitted and random) had turns scored."""
+    return bool((turns["turns"].iloc[:2] > 1).all())
 
 
 # ---------------------------------------------------------------------------------------
@@ -176,18 +202,36 @@ def value_sentence(row: pd.Series) -> str:
     )
 
 
-def game_set_findings(prof: pd.DataFrame, val: pd.DataFrame, fitted: pd.DataFrame) -> list[str]:
+def game_set_findings(
+    prof: pd.DataFrame, val: pd.DataFrame, fitted: pd.DataFrame, turns: pd.DataFrame
+) -> list[str]:
     """The games' key findings: win rates, then each pair that isolates one skill (the
-    pair with ``basic`` when there is one), then doubling the chooser."""
+    pair with ``basic`` when there is one; contract choice also per chooser turn), then
+    doubling the chooser."""
     out = [win_rates_sentence(prof)]
     for measure in ("contract choice", "doubling", "card play"):
         rows = val[val["measures"] == measure]
         if len(rows):
             with_basic = rows[(rows["profile"] == "basic") | (rows["versus"] == "basic")]
             out.append(value_sentence((with_basic if len(with_basic) else rows).iloc[0]))
+        if measure == "contract choice" and _both_kinds(turns):
+            out.append(_turn_sentence(turns))
     if fitted["deals"].sum():
         out.append(_chooser_finding(fitted))
     return out
+
+
+def _turn_sentence(turns: pd.DataFrame) -> str:
+    fit, rnd, diff = (turns.iloc[k] for k in range(3))
+    return (
+        f"Per chooser turn in games, the fitted choice scores "
+        f"{fmt_ci(fit['relative_mean'], fit['relative_ci_low'], fit['relative_ci_high'], 1)} "
+        f"over the deal run's mean for the contract it picks and a random choice "
+        f"{fmt_ci(rnd['relative_mean'], rnd['relative_ci_low'], rnd['relative_ci_high'], 1)}:"
+        f" choosing well is worth "
+        f"{_interval(diff['relative_mean'], diff['relative_ci_low'], diff['relative_ci_high'])}"
+        " points per turn within a game's quota."
+    )
 
 
 def _sign_counts(lo: pd.Series, hi: pd.Series) -> tuple[int, int]:

@@ -131,42 +131,88 @@ def test_values_paired_per_deal_set(report, game_dir):
             assert close(row[f"{q}_diff_ci_low"], lo) and close(row[f"{q}_diff_ci_high"], hi)
 
 
-def test_chooser_doubles_from_the_deals_table(report, game_dir):
-    t = csv(report, "games_chooser_doubles").set_index(["chooser_choice", "contract"])
+def chooser_deals(game_dir, deal_run) -> pd.DataFrame:
+    """One row per deal of every game run, from the deals table's own chooser, doubles and
+    variant columns: the chooser's kind, his score relative to the deal run's mean chooser
+    score of the variant, the three others' gains and the doubles of him."""
+    runs = pd.read_parquet(deal_run)  # dealer 0: the chooser is seat 2
+    mu = runs.groupby(runs["variant"].astype(str))["score_2"].mean()
     rows = []
-    for name, _, players, _, _ in RUNS:
+    for name, seed, players, _, _ in RUNS:
         d = pd.read_parquet(game_dir / name / "_deals")
         prof = np.array(players.split(","))
         c = d["chooser"].to_numpy().astype(int)
         raw = d[[f"raw_{p}" for p in range(4)]].to_numpy().astype(float)
         s_c = raw[np.arange(len(d)), c]
-        for p in range(4):
-            other = c != p
-            bit = (d["doubles"].to_numpy().astype(int) >> (4 * p + c)) & 1
-            rows.append(
-                pd.DataFrame(
-                    {"run": name, "row": np.arange(len(d))[other],
-                     "kind": np.where(prof[c] == "basic-randomchoice", "random", "fitted")[other],
-                     "contract": d["contract"].astype(str).to_numpy()[other],
-                     "gain": (raw[:, p] - s_c)[other], "doubled": bit[other]}
-                )
-            )  # fmt: skip
-    long = pd.concat(rows, ignore_index=True)
-    long["made"] = long["gain"] * long["doubled"]
-    per_deal = long.groupby(["run", "row", "kind", "contract"]).agg(
-        always=("gain", "mean"), n=("doubled", "sum"), g=("made", "sum")
-    )
+        dbl = d["doubles"].to_numpy().astype(int)
+        out = pd.DataFrame(
+            {"seed": seed, "game": d["game"],
+             "kind": np.where(prof[c] == "basic-randomchoice", "random", "fitted"),
+             "contract": d["contract"].astype(str),
+             "relative": s_c - d["variant"].astype(str).map(mu).to_numpy()}
+        )  # fmt: skip
+        gains = [raw[:, p] - s_c for p in range(4)]
+        made = [((dbl >> (4 * p + c)) & 1).astype(bool) & (c != p) for p in range(4)]
+        out["always"] = sum(g * (c != p) for p, g in enumerate(gains)) / 3
+        out["n"] = sum(m.astype(int) for m in made)
+        out["gain"] = sum(g * m for g, m in zip(gains, made, strict=True))
+        rows.append(out)
+    return pd.concat(rows, ignore_index=True)
+
+
+def ratio(units: pd.DataFrame, y: str, x: str) -> tuple[float, float, float]:
+    """Σy/Σx over units with its delta-method 95% interval (the unit: a row)."""
+    r = units[y].sum() / units[x].sum()
+    n = len(units)
+    d = (units[y] - r * units[x]) / units[x].mean()
+    half = Z * math.sqrt((d * d).sum() / (n - 1) / n)
+    return r, r - half, r + half
+
+
+def test_chooser_doubles_from_the_deals_table(report, game_dir, deal_run):
+    t = csv(report, "games_chooser_doubles").set_index(["chooser_choice", "contract"])
+    deals = chooser_deals(game_dir, deal_run)
+    deals["one"] = 1.0
+    all_sets = deals[["seed", "game"]].drop_duplicates()
     checked = 0
-    for (kind, contract), d in per_deal.groupby(level=["kind", "contract"]):
+    for (kind, contract), d in deals.groupby(["kind", "contract"]):
         row = t.loc[(kind, contract)]
-        assert row["deals"] == len(d)
-        m, lo, hi = moments(d["always"])
+        assert row["deals"] == len(d) and row["doubles"] == d["n"].sum()
+        # every deal set is a unit, also those where this chooser never chose this contract
+        units = all_sets.merge(
+            d.groupby(["seed", "game"])[["always", "one", "n", "gain"]].sum().reset_index(),
+            how="left",
+        ).fillna(0.0)
+        m, lo, hi = ratio(units, "always", "one")
         assert close(row["always_mean"], m) and close(row["always_ci_low"], lo)
-        assert row["doubles"] == d["n"].sum()
-        if d["n"].sum():
-            assert close(row["gain_per_double"], d["g"].sum() / d["n"].sum())
+        assert close(row["always_ci_high"], hi)
+        if d["n"].sum() and (units["n"] > 0).sum() > 1:
+            m, lo, hi = ratio(units, "gain", "n")
+            assert close(row["gain_per_double"], m) and close(row["gain_ci_low"], lo)
             checked += 1
     assert checked  # some doubles of the chooser were made and checked
+
+
+def test_choice_per_turn_against_the_deal_run(report, game_dir, deal_run):
+    t = csv(report, "games_choice_turns").set_index("chooser_choice")
+    deals = chooser_deals(game_dir, deal_run)
+    deals["one"] = 1.0
+    for kind in ("fitted", "random"):
+        d = deals[deals["kind"] == kind]
+        units = (
+            deals[["seed", "game"]]
+            .drop_duplicates()
+            .merge(d.groupby(["seed", "game"])[["relative", "one"]].sum().reset_index(), how="left")
+            .fillna(0.0)
+        )
+        m, lo, hi = ratio(units, "relative", "one")
+        assert t.loc[kind, "turns"] == len(d)
+        assert close(t.loc[kind, "relative_mean"], m) and close(t.loc[kind, "relative_ci_low"], lo)
+    diff = t.loc["fitted − random"]
+    assert close(
+        diff["relative_mean"], t.loc["fitted", "relative_mean"] - t.loc["random", "relative_mean"]
+    )
+    assert diff["relative_ci_low"] < diff["relative_mean"] < diff["relative_ci_high"]
 
 
 def test_page_has_the_games_section_and_its_findings(report, game_dir):
@@ -212,7 +258,11 @@ def test_lockstep_ignores_where_parts_and_batches_end(game_dir, monkeypatch):
         np.testing.assert_allclose(a.s1, b.s1, rtol=1e-12)
         np.testing.assert_allclose(a.s2, b.s2, rtol=1e-12)
         assert (a.n == b.n).all()
-    np.testing.assert_allclose(cut.chooser.always.s1, whole.chooser.always.s1, rtol=1e-12)
+    for q in ("always", "made", "relative"):
+        a, b = getattr(cut.chooser, q), getattr(whole.chooser, q)
+        np.testing.assert_allclose(a.sum, b.sum, rtol=1e-12)
+        np.testing.assert_allclose(a.cross, b.cross, rtol=1e-12, atol=1e-6)
+        assert a.n == b.n == 180
 
 
 def test_table_orients_a_skill_pair_better_side_first():
