@@ -269,7 +269,7 @@ def chooser_doubles(t: pd.DataFrame) -> Figure:
     gains if every other player doubled him, and what the doubles actually made gained."""
     t = t[t["chooser_choice"] == "fitted"]
     fig = new_figure(0.42 * len(t) + 1.7, "Doubling the chooser in games, where he chose the "
-                     "contract (95% CI, the deal as unit)", left=1.3, top=0.8, bottom=0.7,
+                     "contract (95% CI over deal sets)", left=1.3, top=0.8, bottom=0.7,
                      wspace=0.08)  # fmt: skip
     ax_a, ax_m = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(t))

@@ -3,9 +3,9 @@ checked against the deal run, and their statistics pooled with the deal set as t
 
 Why several runs: in one game run every seat keeps its profile, so the profiles always sit
 in the same order round the table (who doubles whom first, who plays after whom). That order
-moves a profile's mean total by tens of points per game, so an honest comparison plays the
-same games under several seatings and pools them. ``make run`` plays the four profiles in
-all six circular orders.
+moves the differences between profiles well beyond their intervals (docs/REPORT.md), so an
+honest comparison plays the same games under several seatings and pools them. ``make run``
+plays the four profiles in all six circular orders.
 
 The unit is the **deal set**: game ``g`` of a seed has the same eleven deals in every run of
 that seed, whoever sits where. Per deal set, a profile's value (its share of first places,
@@ -14,8 +14,10 @@ statistics are means over deal sets with normal 95% intervals, and a difference 
 profiles is taken per deal set (paired on the same cards) over the deal sets where both
 played. Runs of other seeds add independent deal sets.
 
-Doubling the chooser is measured on the deals as played: the chooser picked the contract for
-his hand, which a deal run (every contract on every hand) cannot show.
+Doubling the chooser, and the chooser's score per turn, are measured on the deals as
+played: the chooser picked the contract for his hand, which a deal run (every contract on
+every hand) cannot show. They are ratios of sums per deal set (gain per double, score per
+turn) with delta-method intervals over deal sets.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
                 "contract: left, the mean of s_d − s_chooser over the three other players "
                 "(what a double of the chooser gains if every one doubled him); right, the "
                 "gain per double of the doubles of the chooser the players actually made "
-                "(fitted thresholds). 95% intervals with the deal as the unit. A deal run "
+                "(fitted thresholds). 95% intervals over deal sets. A deal run "
                 "plays every contract on every hand; here the chooser picked it for his "
                 "hand. games_chooser_doubles.csv also has the random choosers.",
                 ["games_chooser_doubles"],
