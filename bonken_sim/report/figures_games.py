@@ -61,16 +61,18 @@ def _profile_separator(ax, t: pd.DataFrame) -> None:
         ax.axhline(n_prof - 0.5, color="black", lw=0.6, ls=":")
 
 
-def _unit_legend(fig: Figure, extra: Sequence = ()) -> None:
+def _unit_legend(fig: Figure, extra: Sequence = (), profile_label: str = "") -> None:
+    label = profile_label or "per profile (game = unit; mean over its seats)"
     handles = [*extra,
-        mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["profile"], marker="o",
-                         label="per profile (game = unit; mean over its seats)"),
+        mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["profile"], marker="o", label=label),
         mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["seat"], marker="o", label="per seat"),
     ]  # fmt: skip
     bottom_legend(fig, handles, "")
 
 
-def game_results(t: pd.DataFrame) -> Figure:
+def game_results(t: pd.DataFrame, win_ci: str = "Wilson 95% CI", unit: str = "") -> Figure:
+    """Win rate and mean total per row of ``t``; ``win_ci`` names the win rates' interval,
+    ``unit`` (if given) what a profile's point is a mean over."""
     fig = new_figure(
         0.42 * len(t) + 2.0,
         "Game results: win rate and mean settled total (95% CI)",
@@ -83,12 +85,12 @@ def game_results(t: pd.DataFrame) -> Figure:
     _unit_rows(ax_win, t, "win_rate", "win_ci_low", "win_ci_high", 100, "{:.1f}%")
     ax_win.axvline(25, color="black", ls="--", lw=0.8)
     ax_win.set_xlabel("win rate (% of games with first place; shared first counts for each)")
-    ax_win.set_title("win rate, Wilson 95% CI; dashed: 1 in 4")
+    ax_win.set_title(f"win rate, {win_ci}; dashed: 1 in 4")
     _unit_rows(ax_tot, t, "mean_total", "total_ci_low", "total_ci_high")
     ax_tot.axvline(0, color="black", lw=0.8)
     ax_tot.set_xlabel("mean settled total per game (points)")
     ax_tot.set_title("mean total (totals of a game sum to 0)")
-    _unit_legend(fig)
+    _unit_legend(fig, profile_label=unit)
     return fig
 
 

@@ -78,39 +78,37 @@ def results_meaning(res: pd.DataFrame) -> str:
     )
 
 
-def _widest(con: pd.DataFrame, value: str) -> tuple[str, pd.DataFrame] | None:
-    """The contract whose ``value`` differs most between the profiles (between the seats
-    when one profile holds them all), and its rows."""
+def _widest(con: pd.DataFrame, value: str, template: str) -> str:
+    """``template`` filled with the contract whose ``value`` differs most between the
+    profiles (between the seats when one profile holds them all), and the units with the
+    highest and the lowest ``value`` there; empty when there is nothing to compare."""
     group = "profile" if (con["group"] == "profile").sum() > len(G.CONTRACTS) else "seat"
     rows = con[con["group"] == group]
-    spread = rows.groupby("contract")[f"{value}_mean"].agg(lambda x: x.max() - x.min())
+    col = f"{value}_mean"
+    spread = rows.groupby("contract")[col].agg(lambda x: x.max() - x.min())
     if not len(spread) or not np.isfinite(spread.max()):
-        return None
+        return ""
     c = str(spread.idxmax())
-    return c, rows[rows["contract"] == c]
+    here = rows[rows["contract"] == c]
+    hi, lo = here.loc[here[col].idxmax()], here.loc[here[col].idxmin()]
+    return template.format(c=c, hi=hi["name"], lo=lo["name"], x=hi[col], y=lo[col])
 
 
 def contracts_meaning(con: pd.DataFrame) -> str:
-    widest = _widest(con, "final")
-    if widest is None:
-        return ""
-    c, rows = widest
-    hi, lo = rows.loc[rows["final_mean"].idxmax()], rows.loc[rows["final_mean"].idxmin()]
-    return (
-        f"The totals part most in {c}: {hi['name']} scores {hi['final_mean']:+.1f} settled "
-        f"points per game in it, {lo['name']} {lo['final_mean']:+.1f}."
+    return _widest(
+        con,
+        "final",
+        "The totals part most in {c}: {hi} scores {x:+.1f} settled points per game in it, "
+        "{lo} {y:+.1f}.",
     )
 
 
 def doubling_meaning(con: pd.DataFrame) -> str:
-    widest = _widest(con, "transfer")
-    if widest is None:
-        return ""
-    c, rows = widest
-    hi, lo = rows.loc[rows["transfer_mean"].idxmax()], rows.loc[rows["transfer_mean"].idxmin()]
-    return (
-        f"Doubling moves the most in {c}: {hi['name']} gains {hi['transfer_mean']:+.1f} points "
-        f"per game there through doubles, {lo['name']} {lo['transfer_mean']:+.1f}."
+    return _widest(
+        con,
+        "transfer",
+        "Doubling moves the most in {c}: {hi} gains {x:+.1f} points per game there through "
+        "doubles, {lo} {y:+.1f}.",
     )
 
 

@@ -24,7 +24,8 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
     tabs["games_values"] = val = T.value_table(st)
     tabs["games_chooser_doubles"] = chd = T.chooser_doubles_table(st)
     tabs["games_choice_turns"] = turns = T.choice_turn_table(st)
-    draw["games_profiles"] = ("game_results", (prof,))
+    unit = "per profile (deal set = unit; mean over its seats in every seating)"
+    draw["games_profiles"] = ("game_results", (prof, "95% CI over deal sets", unit))
     figures = [
         FigureItem(
             "games_profiles",

@@ -83,6 +83,7 @@ METAVAR = {
 # where the same option name holds another kind of value
 METAVAR_OF = {
     ("bench", "--threads"): "LIST",  # a list of thread counts
+    ("report", "--games"): "DIR",  # game runs beside a deal run, not a number of games
     **{(name, "--out"): "DIR" for name in ("run", "game", "report", "bench")},
     **{(name, "--out"): "FILE" for name in ("trace", "ladder")},
 }
