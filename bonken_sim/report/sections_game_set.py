@@ -21,7 +21,11 @@ TITLE = "4. Whole games"
 def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
     """The section; adds its tables (CSV) to ``tabs`` and its figures to ``draw``."""
     tabs["games_profiles"] = prof = T.profile_table(st)
-    tabs["games_values"] = val = T.value_table(st)
+    val = T.value_table(st)
+    doubling_on = bool(st.runs[0].manifest["config"].get("doubling", True))
+    if not doubling_on:  # profiles that differ only in doubling then play alike: nothing to say
+        val = val[val["measures"] != "doubling"].reset_index(drop=True)
+    tabs["games_values"] = val
     tabs["games_chooser_doubles"] = chd = T.chooser_doubles_table(st)
     tabs["games_choice_turns"] = turns = T.choice_turn_table(st)
     unit = "per profile (deal set = unit; mean over its seats in every seating)"
@@ -58,6 +62,8 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
             )
         )
     fitted = chd[chd["chooser_choice"] == "fitted"]
+    if not doubling_on:
+        fitted = fitted.iloc[:0]
     if fitted["deals"].sum():
         draw["games_chooser_doubles"] = ("chooser_doubles", (chd,))
         figures.append(
@@ -77,7 +83,7 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
         )
     return Section(
         TITLE,
-        _intro(st),
+        _intro(st) + ("" if doubling_on else " The games were played with doubling off."),
         figures,
         tables=_shown_tables(prof, val, turns),
         findings=game_set_findings(prof, val, fitted, turns),
@@ -150,7 +156,7 @@ def _shown_tables(
                         "turns": [f"{n:,}" for n in turns["turns"]],
                         "relative score per turn": ci_texts(
                             turns["relative_mean"], turns["relative_ci_low"],
-                            turns["relative_ci_high"], 1,
+                            turns["relative_ci_high"], 2,
                         ),
                     }
                 ),
@@ -226,11 +232,11 @@ def _turn_sentence(turns: pd.DataFrame) -> str:
     fit, rnd, diff = (turns.iloc[k] for k in range(3))
     return (
         f"Per chooser turn in games, the fitted choice scores "
-        f"{fmt_ci(fit['relative_mean'], fit['relative_ci_low'], fit['relative_ci_high'], 1)} "
+        f"{fmt_ci(fit['relative_mean'], fit['relative_ci_low'], fit['relative_ci_high'])} "
         f"over the deal run's mean for the contract it picks and a random choice "
-        f"{fmt_ci(rnd['relative_mean'], rnd['relative_ci_low'], rnd['relative_ci_high'], 1)}:"
+        f"{fmt_ci(rnd['relative_mean'], rnd['relative_ci_low'], rnd['relative_ci_high'])}:"
         f" choosing well is worth "
-        f"{_interval(diff['relative_mean'], diff['relative_ci_low'], diff['relative_ci_high'])}"
+        f"{_interval(diff['relative_mean'], diff['relative_ci_low'], diff['relative_ci_high'], 2)}"
         " points per turn within a game's quota."
     )
 

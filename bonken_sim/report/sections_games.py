@@ -60,6 +60,14 @@ def _add_findings(stats: G.GameStats, sections: list[Section], tabs: Tables) -> 
         item.meaning = meanings[item.name]()
 
 
+def _ci_or_exact(mean: pd.Series, lo: pd.Series, hi: pd.Series) -> list[str]:
+    """``+1.2 ± 0.3``, or the value alone where it is the same in every game (a profile
+    holding all four seats: its mean over them is fixed by the rules), never ``± 0.0``."""
+    exact = (hi - lo).to_numpy() < 1e-9  # sums of equal floats: exact up to rounding
+    nan = float("nan")
+    return ci_texts(mean, lo.where(~exact, nan), hi.where(~exact, nan), 1)
+
+
 def _results(
     stats: G.GameStats, tabs: Tables, draw: Drawings
 ) -> tuple[Section, list[tuple[str, pd.DataFrame]]]:
@@ -78,8 +86,8 @@ def _results(
                 order["win_rate"], order["win_ci_low"], order["win_ci_high"]
             ),
             "sole first places": [f"{w:,}" for w in order["sole_wins"]],
-            "mean total ± 95% CI": ci_texts(
-                order["mean_total"], order["total_ci_low"], order["total_ci_high"], 1
+            "mean total ± 95% CI": _ci_or_exact(
+                order["mean_total"], order["total_ci_low"], order["total_ci_high"]
             ),
         }
     )
@@ -140,7 +148,7 @@ def _contracts(stats: G.GameStats, tabs: Tables) -> Section:
     ]
     for p in profiles:
         d = contrib[contrib["name"] == p].set_index("contract").loc[list(G.CONTRACTS)]
-        shown2[p] = ci_texts(d["final_mean"], d["final_ci_low"], d["final_ci_high"], 1)
+        shown2[p] = _ci_or_exact(d["final_mean"], d["final_ci_low"], d["final_ci_high"])
     return Section(
         "2. Per-contract contributions",
         "Each contract's settled points per game, per profile and per seat: they add up "

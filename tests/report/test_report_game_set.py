@@ -336,3 +336,16 @@ def test_bad_inputs_are_one_line(capsys, deal_run, game_dir, tmp_path, case, mes
     assert err.count("\n") == 1 and err.startswith("bonken-sim: error: "), err
     assert re.search(message, err), err
     assert not (tmp_path / "rep").exists()
+
+
+def test_games_with_doubling_off_say_nothing_of_doubling(tmp_path):
+    off = _play(tmp_path / "off", 7, "basic,basic-nodouble,basic-randomchoice,basic", 24, 24,
+                doubling="off")  # fmt: skip
+    st = S.aggregate_game_set(S.find_game_runs([off], {"config": {}}))
+    tabs, draw = {}, {}
+    section = SG.games_section(st, tabs, draw)
+    assert "doubling" not in set(tabs["games_values"]["measures"])
+    assert "games_chooser_doubles" not in draw
+    assert "doubling off" in section.intro
+    assert not any(f.startswith("Doubling by the fitted") for f in section.findings)
+    assert "± 0.0" not in " ".join(section.findings)
