@@ -61,12 +61,17 @@ def _profile_separator(ax, t: pd.DataFrame) -> None:
         ax.axhline(n_prof - 0.5, color="black", lw=0.6, ls=":")
 
 
-def _unit_legend(fig: Figure, extra: Sequence = (), profile_label: str = "") -> None:
+def _unit_legend(
+    fig: Figure, extra: Sequence = (), profile_label: str = "", seats: bool = True
+) -> None:
     label = profile_label or "per profile (game = unit; mean over its seats)"
     handles = [*extra,
         mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["profile"], marker="o", label=label),
-        mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["seat"], marker="o", label="per seat"),
     ]  # fmt: skip
+    if seats:
+        handles.append(
+            mpl.lines.Line2D([], [], color=UNIT_GROUP_COLORS["seat"], marker="o", label="per seat")
+        )
     bottom_legend(fig, handles, "")
 
 
@@ -90,7 +95,7 @@ def game_results(t: pd.DataFrame, win_ci: str = "Wilson 95% CI", unit: str = "")
     ax_tot.axvline(0, color="black", lw=0.8)
     ax_tot.set_xlabel("mean settled total per game (points)")
     ax_tot.set_title("mean total (totals of a game sum to 0)")
-    _unit_legend(fig, profile_label=unit)
+    _unit_legend(fig, profile_label=unit, seats=bool((t["group"] == "seat").any()))
     return fig
 
 
