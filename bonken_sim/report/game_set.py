@@ -297,13 +297,8 @@ def _add_chooser_deals(
         bits = (dbl[..., None].astype(np.int64) >> (4 * np.arange(4) + chooser[..., None])) & 1
         doubled = (bits == 1) & others  # seat d doubled the chooser
         kind = random_choice[chooser].astype(np.int64)  # (m, 11)
-        cell = np.zeros((m, G.DEALS_PER_GAME, 2, G.C))
-        np.put_along_axis(
-            cell.reshape(m, G.DEALS_PER_GAME, -1),
-            (kind * G.C + contract)[..., None],
-            1.0,
-            2,
-        )
+        # each deal's cell (its deal set, the chooser's kind, the contract) as one flat index
+        cell = (np.arange(m)[:, None] * 2 + kind) * G.C + contract
         per_deal = {
             "deals": np.ones((m, G.DEALS_PER_GAME)),
             "always": (gain * others).sum(2) / 3,
@@ -312,7 +307,7 @@ def _add_chooser_deals(
             "gained": (doubled & (gain > 0)).sum(2).astype(np.float64),
         }
         for key, x in per_deal.items():
-            sums[key] += np.einsum("gk,gkac->gac", x, cell)
+            sums[key] += np.bincount(cell.ravel(), x.ravel(), m * 2 * G.C).reshape(m, 2, G.C)
         r = s_c - mu[variant]
         known = np.isfinite(r)
         kinds = np.stack([(kind == 0) & known, (kind == 1) & known], -1)  # (m, 11, 2)
