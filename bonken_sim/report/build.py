@@ -328,7 +328,7 @@ def _finish(tmp: Path, dest: Path, fmts, page: tuple, files: list[str], head: di
     seconds since ``t0``."""
     title, meta, guide, sections = page
     if "html" in fmts:
-        (tmp / "report.html").write_text(html_page(title, meta, guide, sections), "utf-8")
+        (tmp / "report.html").write_text(html_page(title, meta, guide, sections, tmp), "utf-8")
         files.append("report.html")
     if "md" in fmts:
         (tmp / "report.md").write_text(markdown_page(title, meta, guide, sections), "utf-8")

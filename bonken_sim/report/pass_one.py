@@ -109,14 +109,30 @@ def _add_doubles(hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray) -> None:
     _bincount_into(hist, a[:, :, None, :] - b[:, None, :, :])
 
 
-def _add_rule_doubles(hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray):
+def _add_rule_doubles(
+    hist: np.ndarray, units: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray
+) -> None:
     """As :func:`_add_doubles`, only the doubles a rule made (``mask`` (V, NP, m)): a few
-    per deal, so they are picked out first and only they are coded."""
-    V = sidx.shape[0]
+    per deal, so they are picked out first and only they are coded. ``units`` (V + 1,
+    UNIT_SUMS) gets each deal's doubles, gain and gains summed per variant and over all
+    variants, and their squares and products: the statistics over deals, not doubles."""
+    V, m = sidx.shape[0], sidx.shape[2]
     v, p, i = np.nonzero(mask)
     d, t = _PD[p], _PT[p]
-    diff = sidx[v, d, i] - sidx[v, t, i] + (ND - 1) // 2
-    _bincount_into(hist, ((hcp[d, i] * (R * R) + R * d + t) * V + v) * ND + diff)
+    diff = sidx[v, d, i] - sidx[v, t, i]
+    _bincount_into(hist, ((hcp[d, i] * (R * R) + R * d + t) * V + v) * ND + diff + (ND - 1) // 2)
+    cell = v * m + i  # (variant, deal)
+    per = np.stack(
+        [
+            np.bincount(cell, minlength=V * m),
+            np.bincount(cell, weights=diff * SCORE_STEP, minlength=V * m),
+            np.bincount(cell, weights=diff > 0, minlength=V * m),
+        ]
+    ).reshape(3, V, m)
+    per = np.concatenate([per, per.sum(1, keepdims=True)], 1).astype(np.int64)  # + all
+    x, g, k = per
+    sums = (x, g, k, x * x, g * g, k * k, x * g, x * k, x > 0)
+    units += np.stack([a.sum(-1) for a in sums], -1)
 
 
 def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:
@@ -199,7 +215,7 @@ def pass_one(
             hcp = feats["hcp"][:, a:b]
             _add_doubles(wide["all"], sidx, hcp)
             for name, mask in masks.items():
-                _add_rule_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
+                _add_rule_doubles(wide[name], h.double_units[name], sidx, hcp, mask[:, :, a:b])
             _trump_stats(h, sidx, chooser_hand[a:b], feats, a, b, suit_v, nt_v)
         if on_part is not None:
             on_part()
