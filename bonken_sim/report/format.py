@@ -72,8 +72,11 @@ def pct_ci(p: float, lo: float, hi: float, digits: int = 1, n: float | None = No
     for d in range(digits, MOST_DIGITS + 1):
         if f"{a:.{d}f}" != f"{b:.{d}f}":
             return f"{100 * p:.{d}f}% ({a:.{d}f}–{b:.{d}f}%)"
-    half = half_text((b - a) / 2, MOST_DIGITS)
-    return f"{100 * p:.{MOST_DIGITS}f}% (± {half}%)"
+    # even MOST_DIGITS decimals print both ends alike: a bound instead
+    bound = f"< {10.0**-MOST_DIGITS:.{MOST_DIGITS}f}"
+    if b < 10.0**-MOST_DIGITS:
+        return f"{100 * p:.{MOST_DIGITS}f}% (0–{bound}%)"
+    return f"{100 * p:.{MOST_DIGITS}f}% (± {bound}%)"
 
 
 def ci_texts(
