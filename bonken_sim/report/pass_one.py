@@ -121,18 +121,33 @@ def _add_rule_doubles(
     d, t = _PD[p], _PT[p]
     diff = sidx[v, d, i] - sidx[v, t, i]
     _bincount_into(hist, ((hcp[d, i] * (R * R) + R * d + t) * V + v) * ND + diff + (ND - 1) // 2)
-    cell = v * m + i  # (variant, deal)
+    if not len(v):
+        return
+    # each (variant, deal) that has doubles, and its x, g, k (zero elsewhere: it adds nothing)
+    cell, inv = np.unique(v * m + i, return_inverse=True)
     per = np.stack(
         [
-            np.bincount(cell, minlength=V * m),
-            np.bincount(cell, weights=diff * SCORE_STEP, minlength=V * m),
-            np.bincount(cell, weights=diff > 0, minlength=V * m),
+            np.bincount(inv).astype(np.float64),
+            np.bincount(inv, weights=diff * SCORE_STEP),
+            np.bincount(inv, weights=diff > 0),
         ]
-    ).reshape(3, V, m)
-    per = np.concatenate([per, per.sum(1, keepdims=True)], 1).astype(np.int64)  # + all
+    )  # integers, exact in float64
+    _add_unit_sums(units, per, cell // m)  # per variant
+    deal, inv = np.unique(cell % m, return_inverse=True)
+    whole = np.stack([np.bincount(inv, weights=row) for row in per])  # summed over variants
+    _add_unit_sums(units, whole, np.full(len(deal), V))
+
+
+def _add_unit_sums(units: np.ndarray, per: np.ndarray, row: np.ndarray) -> None:
+    """Add the sums over units of x, g, k (``per`` (3, n)), their squares and products, and
+    the count of units with x > 0, into ``units[row]`` (UNIT_SUMS order)."""
     x, g, k = per
-    sums = (x, g, k, x * x, g * g, k * k, x * g, x * k, x > 0)
-    units += np.stack([a.sum(-1) for a in sums], -1)
+    terms = (x, g, k, x * x, g * g, k * k, x * g, x * k, (x > 0).astype(np.float64))
+    for col, term in enumerate(terms):
+        # sums of integers far below 2^53: exact
+        units[:, col] += np.rint(np.bincount(row, weights=term, minlength=len(units))).astype(
+            np.int64
+        )
 
 
 def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:

@@ -495,6 +495,7 @@ def _hist_arrays(stats) -> dict[str, np.ndarray]:
     out = {"score": h.score, "trump": h.trump, "nt": h.nt}
     out.update({f"group{i}": g for i, g in enumerate(h.groups)})
     out.update({f"double_{k}": v for k, v in h.double.items()})
+    out.update({f"double_units_{k}": v for k, v in h.double_units.items()})
     return out
 
 
@@ -504,9 +505,11 @@ def test_streamed_equals_one_part(run_dir, tmp_path, monkeypatch):
 
     one = tmp_path / "one"
     bonken_sim.run(deals=DEALS, seed=31, chunk_size=DEALS, dealer=DEALER, out=one, threads=1)
-    whole = aggregate(one)
+    rule = {"policy": strong_double_chooser}  # a rule's per-deal sums stream too
+    whole = aggregate(one, None, rule)
     monkeypatch.setattr(pass_one, "SLICE", 256)
-    parts = aggregate(run_dir)
+    parts = aggregate(run_dir, None, rule)
+    assert whole.hists.double_units["policy"][-1, 0] > 0
     assert len(parts.manifest["parts"]) == 3 and len(whole.manifest["parts"]) == 1
     a, b = _hist_arrays(whole), _hist_arrays(parts)
     for key in a:
