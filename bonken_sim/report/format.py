@@ -44,38 +44,50 @@ def half_text(half: float, digits: int) -> str:
     return f"{half:.{d}f}"
 
 
-def fmt_ci(mean: float, lo: float, hi: float, digits: int = 2, n: float | None = None) -> str:
-    """``+1.23 ± 0.45``: a signed mean and its CI half-width (with more decimals where the
-    half-width would round to zero); the mean alone without an interval, ``–`` without a
-    mean; ``n = 17, too few`` when ``n`` is given and under MIN_N."""
+def fmt_ci(
+    mean: float,
+    lo: float,
+    hi: float,
+    digits: int = 2,
+    n: float | None = None,
+    signed: bool = True,
+) -> str:
+    """``+1.23 ± 0.45``: a mean (signed unless ``signed`` is False: a count) and its CI
+    half-width, with more decimals where the half-width would round to zero; the mean alone
+    without an interval, ``–`` without a mean; ``n = 17, too few`` when ``n`` is given and
+    under MIN_N."""
     if n is not None and too_few(n):
         return few_text(n)
     if not np.isfinite(mean):
         return "–"
+    sign = "+" if signed else ""
     if not np.isfinite(lo):
-        return f"{mean:+.{digits}f}"
+        return f"{mean:{sign}.{digits}f}"
     half = (hi - lo) / 2
     if half <= 0:
-        return f"{mean:+.{digits}f} (no spread)"
+        return f"{mean:{sign}.{digits}f} (no spread)"
     d = min(places(half, digits), MOST_DIGITS)
-    return f"{mean:+.{d}f} ± {half_text(half, digits)}"
+    return f"{mean:{sign}.{d}f} ± {half_text(half, digits)}"
 
 
 def pct_ci(p: float, lo: float, hi: float, digits: int = 1, n: float | None = None) -> str:
     """``12.3% (11.0–13.7%)``: a rate and its interval in percent, with more decimals where
-    the ends would print alike; ``–`` without a rate; ``n = 17, too few`` under MIN_N."""
+    the rate and its ends would print alike (the rate may equal an end only at 0 or 100%);
+    ``–`` without a rate; ``n = 17, too few`` under MIN_N."""
     if n is not None and too_few(n):
         return few_text(n)
     if not np.isfinite(p):
         return "–"
-    a, b = 100 * max(lo, 0.0), 100 * min(hi, 1.0)
+    a, b, c = 100 * max(lo, 0.0), 100 * min(hi, 1.0), 100 * p
+    at_end = p <= 0 or p >= 1
     for d in range(digits, MOST_DIGITS + 1):
-        if f"{a:.{d}f}" != f"{b:.{d}f}":
-            return f"{100 * p:.{d}f}% ({a:.{d}f}–{b:.{d}f}%)"
+        texts = (f"{a:.{d}f}", f"{c:.{d}f}", f"{b:.{d}f}")
+        if texts[0] != texts[2] and (at_end or len(set(texts)) == 3):
+            return f"{texts[1]}% ({texts[0]}–{texts[2]}%)"
     # even MOST_DIGITS decimals print both ends alike: a bound instead
     bound = f"< {10.0**-MOST_DIGITS:.{MOST_DIGITS}f}"
     if b < 10.0**-MOST_DIGITS:
-        return f"{100 * p:.{MOST_DIGITS}f}% (0–{bound}%)"
+        return f"{100 * p:.{MOST_DIGITS}f}% ({a:.{MOST_DIGITS}f}–{bound}%)"
     return f"{100 * p:.{MOST_DIGITS}f}% (± {bound}%)"
 
 
@@ -85,12 +97,14 @@ def ci_texts(
     his: Iterable[float],
     digits: int = 2,
     ns: Iterable[float] | None = None,
+    signed: bool = True,
 ) -> list[str]:
     """:func:`fmt_ci` down three columns (four with the ``ns`` behind them)."""
     means, los, his = list(means), list(los), list(his)
     counts = list(ns) if ns is not None else [None] * len(means)
     return [
-        fmt_ci(m, lo, hi, digits, n) for m, lo, hi, n in zip(means, los, his, counts, strict=True)
+        fmt_ci(m, lo, hi, digits, n, signed)
+        for m, lo, hi, n in zip(means, los, his, counts, strict=True)
     ]
 
 

@@ -329,7 +329,11 @@ def _doubling(
         figs3,
         tables=policy_tables,
         note="" if double_policies else "The fitted doubling policy is not part of this report.",
-        findings=DF.rule_findings(rule),
+        findings=[
+            *DF.rule_findings(rule),
+            "A deal run plays every contract on every deal, so doubling the chooser is "
+            f"measured here against a chooser who did not pick the contract for his hand. {where}",
+        ],
     )
 
 
@@ -348,6 +352,7 @@ def _policy_table(summary: pd.DataFrame) -> pd.DataFrame:
                 summary["per_deal_ci_high"],
                 2,
                 summary["deals"],
+                signed=False,
             ),
             "gain per double (points)": ci_texts(
                 summary["mean"], summary["ci_low"], summary["ci_high"], 1, n

@@ -25,6 +25,18 @@ def test_a_tiny_half_width_gets_the_decimals_it_needs():
     assert fmt_ci(-3.0, -4.0, -2.0, 1) == "-3.0 ± 1.0"
 
 
+def test_a_count_is_not_signed():
+    assert fmt_ci(2.3, 2.27, 2.33, 2, signed=False) == "2.30 ± 0.03"
+    assert ci_texts([2.3], [2.27], [2.33], 2, signed=False) == ["2.30 ± 0.03"]
+
+
+def test_a_rate_never_prints_as_one_of_its_ends():
+    assert pct_ci(0.404, 0.396, 0.412, 0) == "40.4% (39.6–41.2%)"
+    assert (
+        pct_ci(0.0, 0.0, 0.004, 0) == "0% (0–0%)" or pct_ci(0.0, 0.0, 0.004, 0) == "0.0% (0.0–0.4%)"
+    )
+
+
 def test_no_spread_says_so_instead_of_zero():
     assert fmt_ci(0.0, 0.0, 0.0, 1) == "+0.0 (no spread)"
 
@@ -34,8 +46,9 @@ def test_no_spread_says_so_instead_of_zero():
 def test_a_rate_interval_never_collapses(p, n):
     share, lo, hi = wilson_array(round(p * n), n)
     text = pct_ci(float(share), float(lo), float(hi), 0)
-    a, b = re.search(r"\(([^–()]+)–([^()%]+)%\)", text).groups()
+    c, a, b = re.fullmatch(r"(\S+)% \(([^–()]+)–([^()%]+)%\)", text).groups()
     assert a != b, text
+    assert c == a if p == 0 else c not in (a, b), text  # the rate is an end only at 0%
 
 
 def test_a_mean_interval_never_reads_as_zero():

@@ -486,6 +486,19 @@ def test_the_page_works_copied_alone(report, tmp_path):
     assert figures_shown(alone.resolve().as_uri()) == ("12", "12")
 
 
+def test_doubling_the_chooser_points_to_where_he_chose(run_dir):
+    """A deal run's chooser did not choose: the page says so, and points to the games
+    section only when the page has one."""
+    from bonken_sim.report.sections_deals import deal_sections
+
+    stats = aggregate(run_dir)
+    for has_games, text in ((False, "Only a game run"), (True, "The games section")):
+        sections, _, _ = deal_sections(stats, [], has_games=has_games)
+        doubling = sections[2]
+        assert any(text in f and "did not pick" in f for f in doubling.findings)
+        assert text in doubling.figures[0].caption
+
+
 # ---------------------------------------------------------------------------------------
 # Streaming
 
