@@ -100,12 +100,8 @@ def ci_texts(
     signed: bool = True,
 ) -> list[str]:
     """:func:`fmt_ci` down three columns (four with the ``ns`` behind them)."""
-    means, los, his = list(means), list(los), list(his)
-    counts = list(ns) if ns is not None else [None] * len(means)
-    return [
-        fmt_ci(m, lo, hi, digits, n, signed)
-        for m, lo, hi, n in zip(means, los, his, counts, strict=True)
-    ]
+    rows = _rows(means, los, his, ns)
+    return [fmt_ci(m, lo, hi, digits, n, signed) for m, lo, hi, n in rows]
 
 
 def pct_texts(
@@ -116,9 +112,14 @@ def pct_texts(
     ns: Iterable[float] | None = None,
 ) -> list[str]:
     """:func:`pct_ci` down three columns (four with the ``ns`` behind them)."""
-    ps, los, his = list(ps), list(los), list(his)
-    counts = list(ns) if ns is not None else [None] * len(ps)
-    return [pct_ci(p, lo, hi, digits, n) for p, lo, hi, n in zip(ps, los, his, counts, strict=True)]
+    return [pct_ci(p, lo, hi, digits, n) for p, lo, hi, n in _rows(ps, los, his, ns)]
+
+
+def _rows(values, los, his, ns) -> list[tuple]:
+    """(value, low, high, n) per row; n is None without ``ns``."""
+    values = list(values)
+    counts = list(ns) if ns is not None else [None] * len(values)
+    return list(zip(values, los, his, counts, strict=True))
 
 
 def percents_summing_to_100(shares: Iterable[float]) -> list[int]:
