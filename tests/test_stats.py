@@ -9,6 +9,7 @@ import pytest
 
 from bonken_sim.stats import (
     Z95,
+    design_effect_ci,
     hist_moments,
     mean_ci,
     mean_ci_array,
@@ -119,3 +120,14 @@ def test_wilson_ratio_never_collapses():
     assert p == 1.0 and lo < 1.0 and hi == pytest.approx(1.0)
     r = ratio_ci_array(*_unit_sums(np.zeros(5), np.zeros(5)))
     assert all(math.isnan(v) for v in r)
+
+
+def test_design_effect_covers_the_worst_case():
+    """Three perfectly correlated copies of each deal's value: the naive interval over the
+    copies is √3 too narrow, the widened one is the interval over deals."""
+    y = np.random.default_rng(7).normal(0, 1, 300)
+    copies = np.repeat(y, 3)
+    mean, _, lo, _ = mean_ci_array(900, copies.sum(), copies @ copies)
+    wide_lo, wide_hi = design_effect_ci(mean, lo, 3)
+    _, _, dlo, dhi = mean_ci_array(300, y.sum(), y @ y)
+    assert (wide_lo, wide_hi) == pytest.approx((dlo, dhi), abs=1e-3)  # n − 1 against 3n − 1

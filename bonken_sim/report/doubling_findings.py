@@ -16,7 +16,7 @@ import pandas as pd
 
 from bonken_sim.report.format import MIN_N, fmt_ci, pct_ci
 from bonken_sim.report.histograms import CHOOSER, DIFF_VALUES, HCP_N, PAIRS, REL_NAMES, RunStats
-from bonken_sim.stats import hist_moments, mean_ci_array
+from bonken_sim.stats import design_effect_ci, hist_moments, mean_ci_array
 
 #: the doubles a non-chooser may open with: the chooser may only double back (RULES §5.3)
 OPENING_GROUPS = {
@@ -73,7 +73,9 @@ def break_even(stats: RunStats) -> pd.DataFrame:
             if rule == "never":
                 inside[:] = False
             k, t1, t2 = n[inside].sum(), s1[inside].sum(), s2[inside].sum()
-            m, _, mlo, mhi = mean_ci_array(k, t1, t2) if k else (np.nan,) * 4
+            m, _, mlo, _ = mean_ci_array(k, t1, t2) if k else (np.nan,) * 4
+            # up to pairs × contracts of these doubles come from one deal: the worst case
+            mlo, mhi = design_effect_ci(m, mlo, len(pairs) * len(vs))
             rows.append(
                 {
                     "group": group,

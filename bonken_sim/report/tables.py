@@ -23,6 +23,7 @@ from bonken_sim.report.histograms import (
 )
 from bonken_sim.rules.totals import deal_total
 from bonken_sim.stats import (
+    design_effect_ci,
     hist_moments,
     mean_ci_array,
     ratio_ci_array,
@@ -391,10 +392,18 @@ DOUBLE_GROUPS = {
 
 
 def doubling_groups_by_hcp(stats: RunStats, rule: str = "all") -> pd.DataFrame:
-    """The doubler's gain by his hcp bucket, pairs pooled into the three groups drawn."""
+    """The doubler's gain by his hcp bucket, pairs pooled into the three groups drawn.
+
+    Two pairs of a group can both fall in a bucket on the same deal (two non-choosers of
+    similar strength doubling the chooser), and their gains share the target's score: the
+    mean's interval is widened for the worst case, a design effect of the group's number of
+    pairs (``ci_low``/``ci_high``; ``ci_naive_*`` treat every double as independent)."""
     h = _bucket(stats.hists.double[rule], HCP_EDGES)  # (B, NP, V, ND)
     grouped = np.stack([h[:, idx].sum(1) for idx in DOUBLE_GROUPS.values()], 1)  # (B, G, V, ND)
     cols = _double_rows(grouped, contract_deals(stats, rule))
+    size = np.array([len(idx) for idx in DOUBLE_GROUPS.values()], np.float64)[None, :, None]
+    cols["ci_naive_low"], cols["ci_naive_high"] = cols["ci_low"], cols["ci_high"]
+    cols["ci_low"], cols["ci_high"] = design_effect_ci(cols["mean"], cols["ci_low"], size)
     rows = []
     for k, label in enumerate(HCP_BUCKETS):
         for v, name in enumerate(stats.variants):
