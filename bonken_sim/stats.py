@@ -173,13 +173,12 @@ def wilson_ratio_array(
     return p, lo, hi
 
 
-def design_effect_ci(
-    mean: np.ndarray, lo: np.ndarray, deff: np.ndarray | float
-) -> tuple[np.ndarray, np.ndarray]:
+def design_effect_ci(mean: Any, lo: Any, deff: Any) -> tuple[Any, Any]:
     """A mean's (low, high) interval widened by √``deff``: the worst case when up to ``deff``
     of the values pooled in it come from one unit (a deal), since the variance of their sum
     is at most ``deff`` times that of as many independent values."""
-    half = (np.asarray(mean, np.float64) - lo) * np.sqrt(deff)
+    mean = np.asarray(mean, np.float64)
+    half = (mean - lo) * np.sqrt(deff)
     return mean - half, mean + half
 
 
