@@ -68,7 +68,7 @@ th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
 figure{margin:1rem 0 2rem}figure img,figure svg{width:100%;height:auto;border:1px solid #eee}
 .plot{overflow-x:auto}.plot svg{min-width:720px}
 table{display:block;overflow-x:auto;max-width:100%}
-@media (max-width:600px){main{padding:1rem .6rem 3rem}}
+@media (max-width:600px){main{padding:1rem .6rem 3rem}td{white-space:nowrap}}
 figcaption{font-size:.92rem;color:#333}figcaption p{margin:.35rem 0}
 .files{font-size:.85rem;color:#555}.meta td{text-align:left}
 .guide{background:#f5f8fc;border-left:4px solid #1f77b4;padding:.4rem 1rem;margin:1rem 0}
