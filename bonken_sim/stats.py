@@ -13,6 +13,9 @@ for means and Wilson's score interval for proportions:
   cells; float64 is exact there (every sum is far below 2^53) and NaN marks empty cells.
 * **one sample of values** (``mean_interval``, ``wilson_interval`` → :class:`Interval`, which
   also records ``n``): the ladder and the tournament hold every deal's value in memory.
+* **ratios over clusters** (``ratio_ci_array``, ``wilson_ratio_array``): a mean per event
+  when one unit (a deal) holds several correlated events (the doubles of one deal), from
+  streamed per-unit sums; the unit, not the event, is the sample.
 * **float values streamed in chunks** (:class:`Moments`): a run's summary merges the centred
   moments of each part, so large values with a small spread lose nothing to cancellation.
 """
@@ -117,6 +120,66 @@ def wilson_array(k: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarr
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return p, centre - half, centre + half
+
+
+def ratio_ci_array(
+    n: np.ndarray,
+    sx: np.ndarray,
+    sy: np.ndarray,
+    sxx: np.ndarray,
+    syy: np.ndarray,
+    sxy: np.ndarray,
+    z: float = Z95,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ratio Σy / Σx over ``n`` units, each contributing (x_i, y_i), with its
+    delta-method (linearisation) standard error and normal 95% interval, per cell.
+
+    This is the mean per event when a unit holds x_i events worth y_i in all (the doubles of
+    one deal and their summed gain): the events of one unit are not independent, so the
+    variance is that of the units' residuals y_i − R·x_i, Σ(y − Rx)² = Syy − 2R·Sxy + R²·Sxx,
+    and se(R) = √(n/(n−1) · Σ(y − Rx)²) / Σx. Units with x_i = 0 only count in ``n``.
+    NaN where Σx = 0; NaN bounds for fewer than two units."""
+    n, sx, sy, sxx, syy, sxy = (np.asarray(a, np.float64) for a in (n, sx, sy, sxx, syy, sxy))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = sy / sx
+        resid = np.maximum(syy - 2 * r * sxy + r * r * sxx, 0.0)
+        se = np.sqrt(resid * n / (n - 1)) / sx
+        se = np.where(n > 1, se, np.nan)
+    return r, se, r - z * se, r + z * se
+
+
+def wilson_ratio_array(
+    n: np.ndarray,
+    sx: np.ndarray,
+    sk: np.ndarray,
+    sxx: np.ndarray,
+    skk: np.ndarray,
+    sxk: np.ndarray,
+    z: float = Z95,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The share Σk / Σx of events that succeed, when ``n`` units hold x_i events of which
+    k_i succeed, with a Wilson 95% interval at the effective sample size.
+
+    The effective size is p(1 − p) / se², se the ratio's delta-method standard error
+    (:func:`ratio_ci_array`): the number of independent events that would give the same
+    precision. It is capped at Σx (clustering never buys precision here) and is Σx where
+    se = 0 (p = 0 or 1), so the interval never collapses to a point."""
+    p, se, _, _ = ratio_ci_array(n, sx, sk, sxx, skk, sxk, z)
+    sx = np.asarray(sx, np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n_eff = np.where(se > 0, p * (1 - p) / (se * se), sx)
+        n_eff = np.minimum(np.nan_to_num(n_eff, nan=0.0), sx)
+    _, lo, hi = wilson_array(p * n_eff, n_eff, z)
+    return p, lo, hi
+
+
+def design_effect_ci(mean: Any, lo: Any, deff: Any) -> tuple[Any, Any]:
+    """A mean's (low, high) interval widened by √``deff``: the worst case when up to ``deff``
+    of the values pooled in it come from one unit (a deal), since the variance of their sum
+    is at most ``deff`` times that of as many independent values."""
+    mean = np.asarray(mean, np.float64)
+    half = (mean - lo) * np.sqrt(deff)
+    return mean - half, mean + half
 
 
 def hist_moments(hist: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:

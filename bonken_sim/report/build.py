@@ -223,12 +223,12 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
             on_failure.append(queue.abort)
             # every figure but the choice comparison is drawn while this process runs the
             # second pass (it reads one score column: cheaper than keeping workers busy)
-            _, early, _ = deal_sections(stats, dbl)
+            _, early, _ = deal_sections(stats, dbl, has_games=bool(game_runs))
             queue.add([(n, early[n], base(n)) for n in by_cost(early)])
         progress("comparing the choice rules", 0, 0)
         second_pass(stats, picks, list(choice_rules or {}))
         t_agg = time.perf_counter() - t0
-        sections, draw, tabs = deal_sections(stats, dbl)
+        sections, draw, tabs = deal_sections(stats, dbl, has_games=bool(game_runs))
         if game_runs:
             progress("reading the games", 0, 0)
             mu = chooser_means_by_variant(stats.variants, stats.mu_chooser)
@@ -348,7 +348,7 @@ def _finish(tmp: Path, dest: Path, fmts, page: tuple, files: list[str], head: di
     seconds since ``t0``."""
     title, meta, guide, sections = page
     if "html" in fmts:
-        (tmp / "report.html").write_text(html_page(title, meta, guide, sections), "utf-8")
+        (tmp / "report.html").write_text(html_page(title, meta, guide, sections, tmp), "utf-8")
         files.append("report.html")
     if "md" in fmts:
         (tmp / "report.md").write_text(markdown_page(title, meta, guide, sections), "utf-8")

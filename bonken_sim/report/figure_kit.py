@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from bonken_sim.report.format import MIN_N
 from bonken_sim.report.histograms import REL_NAMES
 
 WIDTH = 11.0
@@ -33,7 +34,6 @@ STYLE = {
 }
 REL_COLORS = dict(zip(REL_NAMES, ("#1f77b4", "#d62728", "#2ca02c", "#9467bd"), strict=True))
 REL_DISPLAY = {r: r.replace("_", " ") for r in REL_NAMES}
-MIN_N = 100  # points resting on fewer deals are left out of line plots (too noisy to read)
 
 
 def style():

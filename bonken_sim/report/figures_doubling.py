@@ -21,35 +21,43 @@ from bonken_sim.report.figure_kit import (
     panel_grid,
     side_colorbar,
 )
-from bonken_sim.report.histograms import PAIRS, REL_NAMES
+from bonken_sim.report.format import half_text, percents_summing_to_100
+from bonken_sim.report.histograms import CHOOSER, PAIRS, REL_NAMES
 from bonken_sim.report.tables import DOUBLE_GROUPS, HCP_BUCKETS
 
 
-def _pair_order() -> list[tuple[str, str]]:
-    """Pairs with the chooser as target first, then the others, then the chooser's own."""
-    named = [(REL_NAMES[d], REL_NAMES[t]) for d, t in PAIRS]
+def _pair_order(halve: bool = False) -> list[tuple[str, str]]:
+    """Pairs with the chooser as target first, then the others, then the chooser's own.
+    ``halve``: one of each mirrored pair (d → t and t → d), the chooser as target and the
+    others in playing order, for tables where t → d is d → t with the sign turned."""
+    pairs = [
+        (d, t) for d, t in PAIRS if not halve or t == CHOOSER or (CHOOSER not in (d, t) and d < t)
+    ]
+    named = [(REL_NAMES[d], REL_NAMES[t]) for d, t in pairs]
     return sorted(named, key=lambda p: (p[0] == "chooser", p[1] != "chooser"))
 
 
 def _double_heatmap(
     t: pd.DataFrame,
     value: str,
-    lo: str,
-    hi: str,
     title: str,
-    fmt,
+    text,
     label: str,
-    cmap: str,
-    center,
-    half_fmt=None,
+    halve: bool,
+    fontsize: float = 7.5,
 ) -> Figure:
+    """Pairs (rows) × variants (columns) coloured by ``value`` (diverging around 0, blue =
+    good for the doubler) and labelled ``text(row)``; cells resting on fewer than MIN_N
+    deals are grey and show only their n."""
     variants = list(dict.fromkeys(t["variant"]))
-    order = _pair_order()
+    order = _pair_order(halve)
     key = t.set_index(["doubler", "target", "variant"])
     idx = pd.MultiIndex.from_tuples([(d, tg, v) for d, tg in order for v in variants])
+    rows = key.reindex(idx)
     shape = (len(order), len(variants))
-    grid = key[value].reindex(idx).to_numpy(float).reshape(shape)
-    half = ((key[hi] - key[lo]) / 2).reindex(idx).to_numpy(float).reshape(shape)
+    n = rows["n"].fillna(0).to_numpy(float).reshape(shape)
+    few = n < MIN_N
+    grid = np.where(few, np.nan, rows[value].to_numpy(float).reshape(shape))
     fig = new_figure(
         0.52 * len(order) + 1.9,
         title,
@@ -60,54 +68,72 @@ def _double_heatmap(
     )
     ax = fig.subplots()
     finite = np.isfinite(grid)
-    span = float(np.nanmax(np.abs(grid - center))) if finite.any() else 1.0
+    span = float(np.nanmax(np.abs(grid))) if finite.any() else 1.0
     span = span or 1.0
-    image = ax.imshow(grid, cmap=cmap, vmin=center - span, vmax=center + span, aspect="auto")
+    cmap = mpl.colormaps["RdBu"].with_extremes(bad="0.9")
+    # "none": the SVG keeps one pixel per cell and the browser scales it sharply
+    image = ax.imshow(grid, cmap=cmap, vmin=-span, vmax=span, aspect="auto", interpolation="none")
+    records = rows.reset_index(drop=True).to_dict("records")
 
-    def text(i: int, j: int) -> str:
-        out = fmt(grid[i, j])
-        if np.isfinite(half[i, j]):
-            out += "\n±" + (half_fmt or fmt)(half[i, j]).lstrip("+")
-        return out
+    def cell(i: int, j: int) -> str:
+        if few[i, j]:
+            return f"n = {int(n[i, j])}"
+        return text(records[i * len(variants) + j])
 
-    dark = np.abs(grid - center) > 0.6 * span
-    label_cells(ax, grid, text, dark, fontsize=7.5, linespacing=1.05)
+    dark = ~few & (np.abs(np.nan_to_num(grid)) > 0.6 * span)
+    label_cells(ax, np.where(few, 0.0, grid), cell, dark, fontsize=fontsize, linespacing=1.05)
     ax.set_xticks(range(len(variants)), variants, rotation=35, ha="right")
-    rows = [f"{d.replace('_', ' ')} → {tg.replace('_', ' ')}" for d, tg in order]
-    ax.set_yticks(range(len(order)), rows)
+    names = [f"{d.replace('_', ' ')} → {tg.replace('_', ' ')}" for d, tg in order]
+    ax.set_yticks(range(len(order)), names)
     ax.set_ylabel("doubler → target")
     ax.grid(False)
     side_colorbar(fig, image, 1.15, 0.25, 0.55, label)
     return fig
 
 
-def doubling_mean(t: pd.DataFrame, title: str | None = None) -> Figure:
+def _mean_text(row: dict) -> str:
+    out = f"{row['mean']:+.1f}"
+    half = (row["ci_high"] - row["ci_low"]) / 2
+    return out + ("\n±" + half_text(half, 1) if np.isfinite(half) else "")
+
+
+def doubling_mean(t: pd.DataFrame, title: str | None = None, halve: bool = True) -> Figure:
+    """The mean gain per double. ``halve`` (every pair on every deal): t → d is d → t with
+    the sign turned, so only one of each mirrored pair is drawn."""
     return _double_heatmap(
         t,
         "mean",
-        "ci_low",
-        "ci_high",
         title or "Doubling: the doubler's mean gain s_doubler − s_target per double (±95% CI)",
-        lambda x: f"{x:+.1f}",
+        _mean_text,
         "mean gain of one double (points); blue = it pays",
-        "RdBu",
-        0.0,
+        halve,
     )
 
 
-def doubling_win_rate(t: pd.DataFrame, title: str | None = None) -> Figure:
+def _rates_text(row: dict) -> str:
+    shares = [row["p_positive"], row["p_tie"], row["p_negative"]]
+    pct = percents_summing_to_100(shares)
+    halves = [
+        row["p_ci_high"] - row["p_ci_low"],
+        row["p_tie_ci_high"] - row["p_tie_ci_low"],
+        row["p_negative_ci_high"] - row["p_negative_ci_low"],
+    ]
+    return "·".join(map(str, pct)) + "\n±" + half_text(50 * max(halves), 0)
+
+
+def doubling_win_rate(t: pd.DataFrame) -> Figure:
+    """Gain / tie / loss: the shares of deals on which a double gains, ties and loses, in
+    percent (adding up to 100), coloured by gain minus loss; one of each mirrored pair
+    (t → d has gain and loss swapped)."""
+    t = t.assign(net=t["p_positive"] - t["p_negative"])
     return _double_heatmap(
         t,
-        "p_positive",
-        "p_ci_low",
-        "p_ci_high",
-        title or "Doubling: probability that a double gains, s_doubler > s_target (±95% Wilson)",
-        lambda x: f"{100 * x:.0f}%",
-        "P(doubler scores more than target)",
-        "PuOr_r",
-        0.5,
-        # large runs have intervals under one point: show a decimal rather than "±0%"
-        lambda x: f"{100 * x:.1f}%" if x < 0.01 else f"{100 * x:.0f}%",
+        "net",
+        "Doubling: % of doubles that gain · tie · lose (± largest 95% Wilson half-width)",
+        _rates_text,
+        "share that gains − share that loses; blue = gains more often",
+        True,
+        fontsize=6.5,
     )
 
 

@@ -9,7 +9,7 @@ parts, aggregated by any number of workers, gives bit-identical histograms.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -58,6 +58,11 @@ FEATURE_GROUPS = (
     ("kh", "voids", "aces", "twos", "eights"),
 )
 assert sorted(sum(FEATURE_GROUPS, ())) == sorted(FEATURES)
+
+#: a doubling rule's per-deal sums (the deal is the unit, its doubles are not independent):
+#: over deals of x = doubles made, g = their summed gain s_d − s_t, k = doubles that gained,
+#: u = 1 if the deal had a double
+UNIT_SUMS = ("x", "g", "k", "xx", "gg", "kk", "xg", "xk", "u")
 
 
 @dataclass
@@ -114,6 +119,9 @@ class Hists:
     nt: np.ndarray
     #: rule → (HCP_N doubler hcp, NP pairs, V, ND): counts of s_doubler − s_target
     double: dict[str, np.ndarray]
+    #: doubling rule → (V + 1, UNIT_SUMS) int64: per variant and over all (last row) the
+    #: sums over deals of each deal's doubles, gain and gains, their squares and products
+    double_units: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, V: int, double_rules: Sequence[str]) -> Hists:
@@ -124,6 +132,7 @@ class Hists:
             np.zeros((4, 14, 5, NS), np.int64),
             np.zeros((14, HCP_N, NNT), np.int64),
             {name: np.zeros((HCP_N, NP, V, ND), np.int64) for name in ("all", *double_rules)},
+            {name: np.zeros((V + 1, len(UNIT_SUMS)), np.int64) for name in double_rules},
         )
 
     def astype(self, dtype: Any) -> Hists:
@@ -134,6 +143,7 @@ class Hists:
             self.trump.astype(dtype),
             self.nt.astype(dtype),
             {k: v.astype(dtype) for k, v in self.double.items()},
+            self.double_units,  # sums of squares: kept int64 (they outgrow int32)
         )
 
     def feature(self, name: str) -> np.ndarray:
@@ -155,6 +165,8 @@ class Hists:
         self.nt += o.nt
         for k, v in self.double.items():
             v += o.double[k]
+        for k, v in self.double_units.items():
+            v += o.double_units[k]
         return self
 
 

@@ -109,14 +109,45 @@ def _add_doubles(hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray) -> None:
     _bincount_into(hist, a[:, :, None, :] - b[:, None, :, :])
 
 
-def _add_rule_doubles(hist: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray):
+def _add_rule_doubles(
+    hist: np.ndarray, units: np.ndarray, sidx: np.ndarray, hcp: np.ndarray, mask: np.ndarray
+) -> None:
     """As :func:`_add_doubles`, only the doubles a rule made (``mask`` (V, NP, m)): a few
-    per deal, so they are picked out first and only they are coded."""
-    V = sidx.shape[0]
+    per deal, so they are picked out first and only they are coded. ``units`` (V + 1,
+    UNIT_SUMS) gets each deal's doubles, gain and gains summed per variant and over all
+    variants, and their squares and products: the statistics over deals, not doubles."""
+    V, m = sidx.shape[0], sidx.shape[2]
     v, p, i = np.nonzero(mask)
     d, t = _PD[p], _PT[p]
-    diff = sidx[v, d, i] - sidx[v, t, i] + (ND - 1) // 2
-    _bincount_into(hist, ((hcp[d, i] * (R * R) + R * d + t) * V + v) * ND + diff)
+    diff = sidx[v, d, i] - sidx[v, t, i]
+    _bincount_into(hist, ((hcp[d, i] * (R * R) + R * d + t) * V + v) * ND + diff + (ND - 1) // 2)
+    if not len(v):
+        return
+    # each (variant, deal) that has doubles, and its x, g, k (zero elsewhere: it adds nothing)
+    cell, inv = np.unique(v * m + i, return_inverse=True)
+    per = np.stack(
+        [
+            np.bincount(inv).astype(np.float64),
+            np.bincount(inv, weights=diff * SCORE_STEP),
+            np.bincount(inv, weights=diff > 0),
+        ]
+    )  # integers, exact in float64
+    _add_unit_sums(units, per, cell // m)  # per variant
+    deal, inv = np.unique(cell % m, return_inverse=True)
+    whole = np.stack([np.bincount(inv, weights=row) for row in per])  # summed over variants
+    _add_unit_sums(units, whole, np.full(len(deal), V))
+
+
+def _add_unit_sums(units: np.ndarray, per: np.ndarray, row: np.ndarray) -> None:
+    """Add the sums over units of x, g, k (``per`` (3, n)), their squares and products, and
+    the count of units with x > 0, into ``units[row]`` (UNIT_SUMS order)."""
+    x, g, k = per
+    terms = (x, g, k, x * x, g * g, k * k, x * g, x * k, (x > 0).astype(np.float64))
+    for col, term in enumerate(terms):
+        # sums of integers far below 2^53: exact
+        units[:, col] += np.rint(np.bincount(row, weights=term, minlength=len(units))).astype(
+            np.int64
+        )
 
 
 def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:
@@ -199,7 +230,7 @@ def pass_one(
             hcp = feats["hcp"][:, a:b]
             _add_doubles(wide["all"], sidx, hcp)
             for name, mask in masks.items():
-                _add_rule_doubles(wide[name], sidx, hcp, mask[:, :, a:b])
+                _add_rule_doubles(wide[name], h.double_units[name], sidx, hcp, mask[:, :, a:b])
             _trump_stats(h, sidx, chooser_hand[a:b], feats, a, b, suit_v, nt_v)
         if on_part is not None:
             on_part()

@@ -1,16 +1,20 @@
 """HTML and Markdown pages of the report, from sections of figures and tables.
 
-The HTML is one self-contained file: figures are inlined as base64 PNG and the CSS is
-inline, so it can be mailed or opened anywhere; links to the SVG, PNG and CSV files beside
-it work when the whole report folder is kept together.
+The HTML is one self-contained file that works when copied alone: each figure is its SVG
+inlined (sharp on any screen, and smaller than the PNG at the page's size), the CSS is
+inline, and the CSV behind each figure is embedded as text, so its download link (and the
+figure's SVG link) hands the file over from the page itself, folder or not. Without the
+report's folder (``files``) the figures fall back to their PNG bytes, inlined as base64.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
@@ -61,7 +65,10 @@ h3{margin-top:1.8rem}
 table{border-collapse:collapse;font-size:.88rem;margin:.6rem 0 1rem}
 th,td{border:1px solid #ddd;padding:.25rem .55rem;text-align:right}
 th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
-figure{margin:1rem 0 2rem}figure img{width:100%;height:auto;border:1px solid #eee}
+figure{margin:1rem 0 2rem}figure img,figure svg{width:100%;height:auto;border:1px solid #eee}
+.plot{overflow-x:auto}.plot svg{min-width:720px}
+table{display:block;overflow-x:auto;max-width:100%}
+@media (max-width:600px){main{padding:1rem .6rem 3rem}td{white-space:nowrap}}
 figcaption{font-size:.92rem;color:#333}figcaption p{margin:.35rem 0}
 .files{font-size:.85rem;color:#555}.meta td{text-align:left}
 .guide{background:#f5f8fc;border-left:4px solid #1f77b4;padding:.4rem 1rem;margin:1rem 0}
@@ -91,8 +98,15 @@ def _findings_html(findings: Sequence[str]) -> list[str]:
 
 
 def html_page(
-    title: str, meta: Sequence[tuple[str, str]], guide: Sequence[str], sections: list[Section]
+    title: str,
+    meta: Sequence[tuple[str, str]],
+    guide: Sequence[str],
+    sections: list[Section],
+    files: Path | None = None,
 ) -> str:
+    """The page. ``files``: the report's folder, whose figures/<name>.svg are inlined and
+    tables/<name>.csv embedded (without it: the PNG bytes, and links to the folder)."""
+    embedded: dict[str, str] = {}
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -117,34 +131,102 @@ def html_page(
             parts.append(f"<h3>{html.escape(caption)}</h3>")
             parts.append(_table_html(frame))
         for f in s.figures:
-            data = base64.b64encode(f.png).decode("ascii")
-            files = " · ".join(
-                [
-                    f'<a href="figures/{f.name}.svg">SVG</a>',
-                    f'<a href="figures/{f.name}.png">PNG</a>',
-                ]
-                + [f'<a href="tables/{t}.csv">{t}.csv</a>' for t in f.tables]
-            )
-            meaning = (
-                f'<p class="meaning"><b>What this means:</b> {html.escape(f.meaning)}</p>'
-                if f.meaning
-                else ""
-            )
-            parts += [
-                f'<figure id="{f.name}"><h3>{html.escape(f.title)}</h3>',
-                f'<img src="data:image/png;base64,{data}" alt="{html.escape(f.title)}">',
-                f"<figcaption>{meaning}{_paras(f.caption)}",
-                f'<p class="files">Files: {files}</p></figcaption></figure>',
-            ]
+            parts.append(_figure_html(f, files, embedded))
     # Records on <body> how many figures the browser decoded: a headless browser's
     # --dump-dom then shows whether the page rendered (the screenshot test reads it).
-    parts.append(
-        "<script>addEventListener('load',()=>{const i=[...document.images];"
-        "document.body.dataset.figuresShown=i.filter(x=>x.complete&&x.naturalWidth>0).length"
-        "+'/'+i.length})</script>"
-    )
+    parts.append(_SCRIPT)
+    parts += [_embedded_csv(name, text) for name, text in embedded.items()]
     parts.append("</main></body></html>")
     return "\n".join(parts) + "\n"
+
+
+# Records on <body> how many figures the browser drew (an inline SVG with a size, or a
+# decoded image): a headless browser's --dump-dom then shows whether the page rendered (the
+# screenshot test reads it). Then a click on a download link of an embedded file hands over
+# the page's own copy, so the links work when the page is copied without its folder.
+_SCRIPT = r"""<script>
+addEventListener('load',()=>{const f=[...document.querySelectorAll('figure')];
+const ok=f.filter(x=>{const e=x.querySelector('svg,img');if(!e)return false;
+if(e.tagName==='IMG'&&!(e.complete&&e.naturalWidth>0))return false;
+return e.getBoundingClientRect().width>0});
+document.body.dataset.figuresShown=ok.length+'/'+f.length});
+document.addEventListener('click',ev=>{const a=ev.target.closest('a[data-embed],a[data-svg]');
+if(!a)return;ev.preventDefault();let text,type;
+if(a.dataset.embed){text=document.getElementById(a.dataset.embed).textContent
+.replaceAll('<\\/','</');type='text/csv'}
+else{const s=document.getElementById(a.dataset.svg).querySelector('svg');
+text='<?xml version="1.0" encoding="utf-8"?>\n'+s.outerHTML;type='image/svg+xml'}
+const u=URL.createObjectURL(new Blob([text],{type}));const l=document.createElement('a');
+l.href=u;l.download=a.getAttribute('download');document.body.append(l);l.click();l.remove();
+setTimeout(()=>URL.revokeObjectURL(u),1000)});
+</script>"""
+
+
+def _figure_html(f: FigureItem, files: Path | None, embedded: dict[str, str]) -> str:
+    """A figure with its title, "what this means", caption and download links; the CSVs
+    it links to are added to ``embedded`` (name → text) when ``files`` has them."""
+    svg_file = files / "figures" / f"{f.name}.svg" if files is not None else None
+    if svg_file is not None and svg_file.is_file():
+        # a narrow screen scrolls the figure rather than shrinking its text out of reach
+        image = (
+            f'<div class="plot">{inline_svg(svg_file.read_text("utf-8"), f.name, f.title)}</div>'
+        )
+        links = [
+            f'<a href="figures/{f.name}.svg" download="{f.name}.svg" data-svg="{f.name}">SVG</a>'
+        ]
+    else:
+        data = base64.b64encode(f.png).decode("ascii")
+        image = f'<img src="data:image/png;base64,{data}" alt="{html.escape(f.title)}">'
+        links = [
+            f'<a href="figures/{f.name}.svg">SVG</a>',
+            f'<a href="figures/{f.name}.png">PNG</a>',
+        ]
+    for t in f.tables:
+        csv = files / "tables" / f"{t}.csv" if files is not None else None
+        if csv is not None and csv.is_file():
+            embedded.setdefault(t, csv.read_text("utf-8"))
+            links.append(
+                f'<a href="tables/{t}.csv" download="{t}.csv" data-embed="csv-{t}">{t}.csv</a>'
+            )
+        else:
+            links.append(f'<a href="tables/{t}.csv">{t}.csv</a>')
+    meaning = (
+        f'<p class="meaning"><b>What this means:</b> {html.escape(f.meaning)}</p>'
+        if f.meaning
+        else ""
+    )
+    return "\n".join(
+        [
+            f'<figure id="{f.name}"><h3>{html.escape(f.title)}</h3>',
+            image,
+            f"<figcaption>{meaning}{_paras(f.caption)}",
+            f'<p class="files">Files: {" · ".join(links)}</p></figcaption></figure>',
+        ]
+    )
+
+
+def _embedded_csv(name: str, text: str) -> str:
+    # a script element's text ends at "</": escaped here, restored by the page's script
+    safe = text.replace("</", "<\\/")
+    return f'<script type="text/csv" id="csv-{name}">{safe}</script>'
+
+
+_SVG_HEAD = re.compile(r"\A.*?<svg\b", re.S)
+_SVG_SIZE = re.compile(r'\s(width|height)="[^"]*pt"')
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
+_IDS = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')
+
+
+def inline_svg(svg: str, name: str, title: str) -> str:
+    """A matplotlib SVG file as an element of the page: without its XML prologue, metadata
+    and fixed size (the page's CSS scales it to the column), its ids prefixed with
+    ``name`` so that figures sharing the page cannot take each other's clip paths."""
+    svg = _METADATA.sub("", _SVG_HEAD.sub("<svg", svg, count=1), count=1)
+    head_end = svg.index(">")
+    svg = _SVG_SIZE.sub("", svg[:head_end], count=2) + svg[head_end:]
+    svg = _IDS.sub(lambda m: f"{m.group(1)}{name}-{m.group(2)}", svg)
+    label = f' role="img" aria-label="{html.escape(title)}"'
+    return svg.replace("<svg", "<svg" + label, 1)
 
 
 def _md_table(frame: pd.DataFrame) -> str:

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from bonken_sim.report import doubling_findings as DF
 from bonken_sim.report import tables as T
 from bonken_sim.report.figure_kit import REL_DISPLAY
 from bonken_sim.report.figures import FigureSpec
-from bonken_sim.report.format import ci_texts, pct_texts
+from bonken_sim.report.format import MIN_N, ci_texts, pct_texts
 from bonken_sim.report.histograms import REL_NAMES, RunStats
 from bonken_sim.report.render import FigureItem, Section
 from bonken_sim.rules.totals import deal_total
@@ -31,8 +32,11 @@ GUIDE = (
     "(bukken and hartenjagen −65, herenboeren and vrouwen −120, hartenheer, laatste slag "
     "and domino −50, troeven +130); a seat's fair share is a quarter of it.",
     "Every mean is shown with its 95% confidence interval (error bars, bands, or ± in the "
-    "tables); rates with Wilson 95% intervals. Points resting on fewer than 100 deals are "
-    "left out of the line plots and heatmaps.",
+    "tables); rates with Wilson 95% intervals, with as many decimals as it takes for an "
+    f"interval's ends to differ. A number resting on fewer than {MIN_N} deals gets no "
+    "interval: it is left out of the line plots, and a heatmap cell or table entry shows "
+    "only its n (grey). Where one deal holds several doubles, the deal is the unit: the "
+    "doubles of one deal are not independent.",
     "The chooser's relative score of a contract is his score minus that contract's mean "
     "chooser score over the whole run: what choosing it on this hand gains over the "
     "contract's average, which is what matters when every contract must be played once "
@@ -45,15 +49,16 @@ GUIDE = (
 
 
 def deal_sections(
-    stats: RunStats, double_policies: Sequence[str]
+    stats: RunStats, double_policies: Sequence[str], has_games: bool = False
 ) -> tuple[list[Section], Drawings, Tables]:
-    """The sections, a draw function per figure and every table to write as CSV."""
+    """The sections, a draw function per figure and every table to write as CSV
+    (``has_games``: the page also reports a game run)."""
     tabs: Tables = {}
     draw: Drawings = {}
     sections = [
         _contract_costs(stats, tabs, draw),
         _choice_value(stats, tabs, draw),
-        _doubling(stats, double_policies, tabs, draw),
+        _doubling(stats, double_policies, tabs, draw, has_games),
     ]
     return sections, draw, tabs
 
@@ -215,17 +220,39 @@ def _choice_value(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
     )
 
 
+#: what a deal run cannot say about doubling the chooser, and where it is measured instead
+CHOOSER_CAVEAT = (
+    "In a deal run every contract is played on every deal, so the chooser here did not pick "
+    "the contract for his hand: a double of the chooser is measured against a chooser who "
+    "did not choose. In a game he chooses the contract that suits him, which makes doubling "
+    "him worth less than these figures say."
+)
+
+
 def _doubling(
-    stats: RunStats, double_policies: Sequence[str], tabs: Tables, draw: Drawings
+    stats: RunStats,
+    double_policies: Sequence[str],
+    tabs: Tables,
+    draw: Drawings,
+    has_games: bool = False,
 ) -> Section:
-    """Section 3: the gain of a double per contract and pair of seats, and the realised
-    gain of each doubling rule (``double_policies``)."""
+    """Section 3: the gain of a double per contract and pair of seats, when it pays by the
+    doubler's points, and the realised gain of each doubling rule (``double_policies``).
+    ``has_games``: the page also has a game run's results, where doubling the chooser is
+    measured as a game plays it."""
     tabs["doubling"] = T.doubling(stats)
     tabs["doubling_by_hcp"] = T.doubling_by_hcp(stats)
     tabs["doubling_groups_by_hcp"] = T.doubling_groups_by_hcp(stats)
+    tabs["doubling_break_even"] = rule = DF.break_even(stats)
     draw["doubling_mean"] = ("doubling_mean", (tabs["doubling"],))
     draw["doubling_win_rate"] = ("doubling_win_rate", (tabs["doubling"],))
     draw["doubling_by_hcp"] = ("doubling_by_hcp", (tabs["doubling_groups_by_hcp"],))
+    where = (
+        "The games section measures it where he really chose."
+        if has_games
+        else "Only a game run (bonken-sim game, profiles basic against basic-nodouble) "
+        "measures it where he really chose."
+    )
     figs3 = [
         FigureItem(
             "doubling_mean",
@@ -233,19 +260,25 @@ def _doubling(
             "Each cell: the mean of s_doubler − s_target over all deals of a contract "
             "variant (columns) for one ordered pair of seats (rows: doubler → target), "
             "with its 95% CI half-width. That is what one double would have gained the "
-            "doubler on average if he doubled on every deal; blue = it pays. The chooser "
-            "may only double back a player who doubled him (RULES.md §5.3); his rows are "
-            "at the bottom.",
+            "doubler on average if he doubled on every deal; blue = it pays. The reverse "
+            "double (target → doubler) gains exactly the opposite, so each pair is drawn "
+            "once; the chooser may only double back (RULES.md §5.3), the opposite of the "
+            f"top rows. Grey cells rest on fewer than {MIN_N} deals and show only their n."
+            f"\n\n{CHOOSER_CAVEAT} {where}",
             ["doubling"],
+            meaning=DF.mean_meaning(tabs["doubling"]),
         ),
         FigureItem(
             "doubling_win_rate",
-            "Probability that a double gains",
-            "Each cell: the share of deals on which the doubler scores more than his "
-            "target (the double gains), with the Wilson 95% CI half-width. Ties (often "
-            "in the all-or-nothing contracts) count as not gaining; doubling.csv also "
-            "gives the share of losses.",
+            "How often a double gains, ties and loses",
+            "Each cell: the share of deals (%) on which the doubler scores more than his "
+            "target (the double gains), the same (it moves nothing) and less (it loses), "
+            "rounded to add up to 100, and the largest of their three Wilson 95% CI "
+            "half-widths. Colour: the share that gains minus the share that loses. Ties are "
+            "common in the all-or-nothing contracts. doubling.csv has every rate with its "
+            "interval.",
             ["doubling"],
+            meaning=DF.rates_meaning(tabs["doubling"]),
         ),
         FigureItem(
             "doubling_by_hcp",
@@ -254,8 +287,10 @@ def _doubling(
             "high-card points, with the pairs pooled into doubles of the chooser (red), "
             "doubles between two non-choosers (blue) and the chooser's doubles back "
             "(green). Where a line is above zero, doubling with such a hand pays on "
-            "average. doubling_by_hcp.csv has every pair separately, with P(gain).",
-            ["doubling_groups_by_hcp", "doubling_by_hcp"],
+            "average. doubling_by_hcp.csv has every pair separately, with P(gain); "
+            "doubling_break_even.csv the points where a double pays, per contract family.",
+            ["doubling_groups_by_hcp", "doubling_by_hcp", "doubling_break_even"],
+            meaning=DF.hcp_meaning(rule),
         ),
     ]
     policy_tables: list[tuple[str, pd.DataFrame]] = []
@@ -263,21 +298,14 @@ def _doubling(
         key = f"doubling_{name}"
         tabs[key] = T.doubling(stats, name)
         tabs[f"{key}_summary"] = summary = T.doubling_summary(stats, name)
-        shown = pd.DataFrame(
-            {
-                "contract": summary["variant"],
-                "doubles per deal": [f"{x:.3f}" for x in summary["per_deal"]],
-                "gain per double (points)": ci_texts(
-                    summary["mean"], summary["ci_low"], summary["ci_high"], 1
-                ),
-                "doubles that gain": pct_texts(
-                    summary["p_positive"], summary["p_ci_low"], summary["p_ci_high"], 0
-                ),
-            }
+        policy_tables.append(
+            (
+                f"The {name}'s doubles, on the contracts it chooses (95% CI, the deal as the unit)",
+                _policy_table(summary),
+            )
         )
-        policy_tables.append((f"The {name}'s doubles, on the contracts it chooses (95% CI)", shown))
         title = f"Doubling by the {name}: realised gain per double made (±95% CI)"
-        draw[key] = ("doubling_mean", (tabs[key], title))
+        draw[key] = ("doubling_mean", (tabs[key], title, False))
         figs3.append(
             FigureItem(
                 key,
@@ -285,17 +313,52 @@ def _doubling(
                 f"Each cell: the mean of s_doubler − s_target over the doubles the {name} "
                 "actually made, with the 95% CI half-width. As in a game, it doubles only "
                 "in the contract the choice policy picks on each deal, so contracts that are "
-                "rarely chosen have few doubles and wide intervals; empty cells: no double. "
-                "The CSVs also give doubles per deal and the share of doubles that gained.",
+                f"rarely chosen have few doubles; grey cells rest on fewer than {MIN_N} and "
+                "show only their n. The CSVs also give doubles per deal of the contract and "
+                "the share of doubles that gained.",
                 [key, f"{key}_summary"],
+                meaning=DF.policy_meaning(summary, name),
             )
         )
     return Section(
         "3. Doubling profitability",
         "A double moves s_doubler − s_target points from the target to the doubler "
         "(twice if both double each other). These figures show, for every contract and "
-        "ordered pair of seats, whether that difference tends to be positive.",
+        "ordered pair of seats, whether that difference tends to be positive, and with "
+        f"which hands. {CHOOSER_CAVEAT} {where}",
         figs3,
         tables=policy_tables,
         note="" if double_policies else "The fitted doubling policy is not part of this report.",
+        findings=[
+            *DF.rule_findings(rule),
+            "A deal run plays every contract on every deal, so doubling the chooser is "
+            f"measured here against a chooser who did not pick the contract for his hand. {where}",
+        ],
+    )
+
+
+def _policy_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """A doubling rule's summary as shown on the page: doubles per deal of the contract,
+    gain per double and share of doubles that gained, each over deals (n < MIN_N deals with
+    a double: no interval)."""
+    n = summary["deals_with_doubles"]
+    return pd.DataFrame(
+        {
+            "contract": summary["variant"],
+            "deals of this contract": summary["deals"],
+            "doubles per deal of this contract": ci_texts(
+                summary["per_deal"],
+                summary["per_deal_ci_low"],
+                summary["per_deal_ci_high"],
+                2,
+                summary["deals"],
+                signed=False,
+            ),
+            "gain per double (points)": ci_texts(
+                summary["mean"], summary["ci_low"], summary["ci_high"], 1, n
+            ),
+            "doubles that gain": pct_texts(
+                summary["p_positive"], summary["p_ci_low"], summary["p_ci_high"], 0, n
+            ),
+        }
     )

@@ -1,7 +1,16 @@
 """The page's frame: key findings gathered from the sections at the top, and a figure's
 "what this means" line under it, in HTML and Markdown alike."""
 
-from bonken_sim.report.render import FigureItem, Section, html_page, key_findings, markdown_page
+import re
+
+from bonken_sim.report.render import (
+    FigureItem,
+    Section,
+    html_page,
+    inline_svg,
+    key_findings,
+    markdown_page,
+)
 
 
 def _sections() -> list[Section]:
@@ -36,3 +45,44 @@ def test_no_findings_no_block():
     page = html_page("T", [], [], [Section("1. One", "intro")])
     assert "Key findings" not in page
     assert "## Key findings" not in markdown_page("T", [], [], [Section("1. One", "intro")])
+
+
+_SVG = """<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg xmlns:xlink="http://www.w3.org/1999/xlink" width="792pt" height="300pt" viewBox="0 0 792 300">
+ <metadata><rdf:RDF>date</rdf:RDF></metadata>
+ <defs><clipPath id="p1"><rect x="0" y="0" width="10" height="10"/></clipPath></defs>
+ <g id="axes_1" clip-path="url(#p1)"><use xlink:href="#m2" x="1"/></g>
+</svg>
+"""
+
+
+def test_inline_svg_is_an_element_with_its_own_ids():
+    svg = inline_svg(_SVG, "fig_a", "A <title>")
+    assert svg.startswith('<svg role="img" aria-label="A &lt;title&gt;"')
+    assert "<?xml" not in svg and "DOCTYPE" not in svg and "<metadata>" not in svg
+    assert 'width="792pt"' not in svg and 'viewBox="0 0 792 300"' in svg
+    assert 'id="fig_a-p1"' in svg and "url(#fig_a-p1)" in svg and 'href="#fig_a-m2"' in svg
+    assert 'id="p1"' not in inline_svg(_SVG, "fig_b", "B")
+
+
+def _folder(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "figures" / "f1.svg").write_text(_SVG)
+    (tmp_path / "tables" / "t1.csv").write_text("a,b\n1,</script>\n")
+    return tmp_path
+
+
+def test_a_page_with_its_folder_inlines_figures_and_embeds_tables(tmp_path):
+    page = html_page("T", [], [], _sections(), _folder(tmp_path))
+    assert '<svg role="img"' in page and "data:image/png" not in page
+    assert 'data-embed="csv-t1"' in page and 'data-svg="f1"' in page
+    body = re.search(r'<script type="text/csv" id="csv-t1">(.*?)</script>', page, re.S)
+    assert body and body.group(1).replace("<\\/", "</") == "a,b\n1,</script>\n"
+    assert 'href="figures/f1.png"' not in page  # the PNG is the Markdown page's
+
+
+def test_a_page_without_its_folder_falls_back_to_the_png():
+    page = html_page("T", [], [], _sections())
+    assert '<img src="data:image/png;base64,' in page and "<svg" not in page

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -18,8 +20,10 @@ import pytest
 import bonken_sim
 from bonken_sim.report import write_report
 from bonken_sim.report.aggregate import aggregate
+from bonken_sim.report.format import MIN_N
 from bonken_sim.report.histograms import REL_NAMES, REL_OFFSET
 from bonken_sim.runs.storage import read_run
+from tests.report.browser import figures_shown
 
 DEALS = 3000
 DEALER = 1
@@ -49,11 +53,13 @@ def chooser_longest_trump(deals: pd.DataFrame) -> np.ndarray:
 
 
 def strong_double_chooser(deals: pd.DataFrame, variant: str) -> np.ndarray:
-    """Every non-chooser with 12+ hcp doubles the chooser (a simple deterministic policy)."""
+    """Every non-chooser with 12+ hcp doubles the chooser (a simple deterministic policy), in
+    the contract the choice rule of the same name ('policy') picks, as the fitted one does."""
     out = np.zeros((len(deals), 4, 4), bool)
+    played = chooser_longest_trump(deals) == variant
     for s in range(4):
         if s != CHOOSER:
-            out[:, s, CHOOSER] = deals[f"hcp_{s}"].to_numpy() >= 12
+            out[:, s, CHOOSER] = (deals[f"hcp_{s}"].to_numpy() >= 12) & played
     return out
 
 
@@ -350,21 +356,153 @@ def test_doubling_by_hcp(report, frame):
                     & (groups["group"] == group)
                     & (groups["hcp_bucket"] == label)
                 ]
-                check_row(row.iloc[0], moments(g))
+                m = moments(g)
+                check_row(row.iloc[0], {"n": m["n"], "mean": m["mean"]})
+                check_row(row.iloc[0], {"ci_naive_low": m["ci_low"], "ci_naive_high": m["ci_high"]})
+                # up to the group's pairs come from one deal: widened by √(pairs)
+                k = len(parts)
+                half = (m["mean"] - m["ci_low"]) * math.sqrt(k)
+                check_row(row.iloc[0], {"ci_low": m["mean"] - half, "ci_high": m["mean"] + half})
+
+
+def _policy_doubles(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every double strong_double_chooser made: deal, variant, doubler seat and gain."""
+    deals = frame.drop_duplicates("deal").set_index("deal").sort_index()
+    picked = pd.Series(chooser_longest_trump(deals), index=deals.index)
+    rows = []
+    for variant, idx in picked.groupby(picked).groups.items():
+        f = frame[frame["variant"] == variant].set_index("deal").loc[idx]
+        for d in range(4):
+            if d != CHOOSER:
+                on = f[f[f"hcp_{d}"] >= 12]
+                gain = on[f"score_{d}"] - on[f"score_{CHOOSER}"]
+                rows.append(
+                    pd.DataFrame({"deal": on.index, "variant": variant, "doubler": d, "gain": gain})
+                )
+    return pd.concat(rows, ignore_index=True), picked
 
 
 def test_policy_doubling_seam(report, frame):
-    """A doubling rule's realised gain per double it made, per pair and variant."""
+    """A doubling rule's realised gain per double it made, per pair and variant, and its
+    doubles per deal of the contract (the deals the same-named choice rule picked it on)."""
     t = csv(report, "doubling_policy")
+    doubles, picked = _policy_doubles(frame)
     made = t[t["n"] > 0]
     assert set(made["target"]) == {"chooser"}
+    assert made["n"].sum() == len(doubles)
     for row in made.itertuples():
-        d = SEATS[row.doubler]
-        f = frame[(frame["variant"] == row.variant) & (frame[f"hcp_{d}"] >= 12)]
-        x = f[f"score_{d}"] - f[f"score_{CHOOSER}"]
-        check_row(row._asdict(), moments(x))
-        assert close(row.per_deal, len(x) / DEALS)
+        x = doubles[
+            (doubles["variant"] == row.variant) & (doubles["doubler"] == SEATS[row.doubler])
+        ]
+        check_row(row._asdict(), moments(x["gain"]))
+        assert close(row.per_deal, len(x) / (picked == row.variant).sum())
     assert (report / "figures" / "doubling_policy.png").stat().st_size > 0
+
+
+def test_policy_summary_takes_the_deal_as_the_unit(report, frame):
+    """Per contract: doubles per deal of that contract, and the gain per double as a ratio
+    over deals (per-deal sums of gain and count), its interval from the deals' residuals."""
+    summary = csv(report, "doubling_policy_summary").set_index("variant")
+    doubles, picked = _policy_doubles(frame)
+    for variant in [*sorted(set(picked)), "all"]:
+        mine = doubles if variant == "all" else doubles[doubles["variant"] == variant]
+        deals = picked.index if variant == "all" else picked.index[picked == variant]
+        x = mine.groupby("deal").size().reindex(deals, fill_value=0).to_numpy(float)
+        g = mine.groupby("deal")["gain"].sum().reindex(deals, fill_value=0).to_numpy(float)
+        k = (mine["gain"] > 0).groupby(mine["deal"]).sum().reindex(deals, fill_value=0)
+        row = summary.loc[variant]
+        n = len(deals)
+        ratio = g.sum() / x.sum()
+        resid = g - ratio * x
+        se = math.sqrt(resid @ resid / (n * (n - 1))) / x.mean()
+        assert (
+            row["deals"] == n and row["n"] == x.sum() and row["deals_with_doubles"] == (x > 0).sum()
+        )
+        check_row(row, {"per_deal": x.mean(), "mean": ratio, "se": se})
+        check_row(row, {"ci_low": ratio - Z * se, "ci_high": ratio + Z * se})
+        assert close(row["p_positive"], k.sum() / x.sum())
+        assert row["p_ci_low"] < row["p_positive"] < row["p_ci_high"]
+        # the doubles of one deal are correlated (they share the chooser's score): the
+        # interval over deals is wider than one treating every double as independent
+        naive = Z * mine["gain"].std(ddof=1) / math.sqrt(len(mine))
+        assert Z * se > naive
+
+
+def _svg_texts(report, name: str) -> list[str]:
+    svg = (report / "figures" / f"{name}.svg").read_text()
+    return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+
+
+def test_cells_under_min_n_show_n_and_no_interval(report):
+    """The policy's map: a cell of fewer than MIN_N doubles is grey with its n, every other
+    cell has its interval; the page's table has no interval under MIN_N deals either."""
+    t = csv(report, "doubling_policy")
+    texts = _svg_texts(report, "doubling_policy")
+    few = t[t["n"] < MIN_N]
+    assert len(few) and len(t) - len(few)  # the small run has both kinds
+    assert sorted(x for x in texts if x.startswith("n = ")) == sorted(f"n = {n}" for n in few["n"])
+    assert sum(x.startswith("±") for x in texts) == len(t) - len(few)
+    summary = csv(report, "doubling_policy_summary")
+    html = (report / "report.html").read_text()
+    table = html[html.index("doubles, on the contracts it chooses") :].split("</table>")[0]
+    for row in summary.itertuples():
+        cells = re.search(rf"<td>{row.variant}</td>(.*?)</tr>", table).group(1)
+        if row.deals_with_doubles < MIN_N:
+            assert "±" not in cells and "%" not in cells and "too few" in cells
+        else:
+            assert "±" in cells
+
+
+def test_no_interval_on_the_page_collapses(report):
+    for page in ("report.html", "report.md"):
+        text = (report / page).read_text()
+        assert not re.search(r"± 0(\.0+)?(?![\d.])", text), page
+        for a, b in re.findall(r"\((\d[\d.]*)–(\d[\d.]*)%\)", text):
+            assert a != b, (page, a)
+    for name in ("doubling_mean", "doubling_win_rate", "doubling_policy"):
+        assert not [x for x in _svg_texts(report, name) if re.fullmatch(r"±0(\.0+)?", x)]
+
+
+def test_gain_tie_loss_add_up(report):
+    """Every cell's gain, tie and loss rates add up to 1 in the CSV and to 100% drawn."""
+    t = csv(report, "doubling")
+    assert np.allclose(t["p_positive"] + t["p_tie"] + t["p_negative"], 1.0)
+    drawn = [x for x in _svg_texts(report, "doubling_win_rate") if re.fullmatch(r"\d+·\d+·\d+", x)]
+    assert len(drawn) == 6 * 12  # one of each mirrored pair, every contract
+    assert all(sum(map(int, x.split("·"))) == 100 for x in drawn)
+    assert len([x for x in _svg_texts(report, "doubling_mean") if x.startswith("±")]) == 6 * 12
+
+
+def test_the_page_works_copied_alone(report, tmp_path):
+    """report.html copied without its folder: every figure is drawn, and every link to a
+    figure or table file is served from the page itself."""
+    alone = tmp_path / "alone" / "report.html"
+    alone.parent.mkdir()
+    shutil.copy(report / "report.html", alone)
+    html = alone.read_text()
+    links = re.findall(r'<a href="(figures|tables)/([^"]+)"([^>]*)>', html)
+    assert links
+    for folder, name, attrs in links:
+        stem = name.rsplit(".", 1)[0]
+        key = f'data-svg="{stem}"' if folder == "figures" else f'data-embed="csv-{stem}"'
+        assert key in attrs, name
+        if folder == "tables":
+            body = re.search(rf'<script type="text/csv" id="csv-{stem}">(.*?)</script>', html, re.S)
+            assert body.group(1).replace("<\\/", "</") == (report / "tables" / name).read_text()
+    assert figures_shown(alone.resolve().as_uri()) == ("12", "12")
+
+
+def test_doubling_the_chooser_points_to_where_he_chose(run_dir):
+    """A deal run's chooser did not choose: the page says so, and points to the games
+    section only when the page has one."""
+    from bonken_sim.report.sections_deals import deal_sections
+
+    stats = aggregate(run_dir)
+    for has_games, text in ((False, "Only a game run"), (True, "The games section")):
+        sections, _, _ = deal_sections(stats, [], has_games=has_games)
+        doubling = sections[2]
+        assert any(text in f and "did not pick" in f for f in doubling.findings)
+        assert text in doubling.figures[0].caption
 
 
 # ---------------------------------------------------------------------------------------
@@ -376,6 +514,7 @@ def _hist_arrays(stats) -> dict[str, np.ndarray]:
     out = {"score": h.score, "trump": h.trump, "nt": h.nt}
     out.update({f"group{i}": g for i, g in enumerate(h.groups)})
     out.update({f"double_{k}": v for k, v in h.double.items()})
+    out.update({f"double_units_{k}": v for k, v in h.double_units.items()})
     return out
 
 
@@ -385,9 +524,11 @@ def test_streamed_equals_one_part(run_dir, tmp_path, monkeypatch):
 
     one = tmp_path / "one"
     bonken_sim.run(deals=DEALS, seed=31, chunk_size=DEALS, dealer=DEALER, out=one, threads=1)
-    whole = aggregate(one)
+    rule = {"policy": strong_double_chooser}  # a rule's per-deal sums stream too
+    whole = aggregate(one, None, rule)
     monkeypatch.setattr(pass_one, "SLICE", 256)
-    parts = aggregate(run_dir)
+    parts = aggregate(run_dir, None, rule)
+    assert whole.hists.double_units["policy"][-1, 0] > 0
     assert len(parts.manifest["parts"]) == 3 and len(whole.manifest["parts"]) == 1
     a, b = _hist_arrays(whole), _hist_arrays(parts)
     for key in a:
@@ -448,7 +589,7 @@ def test_files(report, run_dir):
     assert figures == {p.stem for p in (report / "figures").glob("*.svg")}
     assert len(figures) == 12  # 11 + the policy's doubling figure
     html = (report / "report.html").read_text()
-    assert html.count('src="data:image/png;base64,') == len(figures)
+    assert html.count('<svg role="img"') == len(figures)  # every figure inlined as SVG
     assert '<img src="figures/' not in html  # self-contained: no image read from disk
     md = (report / "report.md").read_text()
     for stem in figures:

@@ -219,7 +219,7 @@ def test_files_and_page(report):
                   "3. Effect of doubling on win rates",
                   "Profiles that differ only in doubling"):  # fmt: skip
         assert title in page
-    assert page.count('<img src="data:image/png;base64,') == 4
+    assert page.count('<svg role="img"') == 4  # inlined SVG
     md = (report / "report.md").read_text()
     assert md.count("![") == 4
 
