@@ -73,3 +73,25 @@ def test_strategy_names_and_codes_round_trip() -> None:
 def test_bad_expert_settings_are_refused(bad: str) -> None:
     with pytest.raises(ValueError, match="expert"):
         parse_strategies(bad)
+
+
+@pytest.mark.parametrize("variant", ["hartenjagen", "laatste_slag", "troeven_NT"])
+def test_one_expert_beats_advanced_where_its_gain_is_large(variant: str) -> None:
+    """One expert among three advanced, in each seat in turn on the same 300 deals: its mean
+    score beats the seat average (an advanced player's in the same seat) by over 4 SE."""
+    from bonken_sim.engine.deals import play_deal_columns
+    from bonken_sim.rules.names import parse_variant
+
+    v = parse_variant(variant).id
+    deals = 300
+    gains = np.zeros(deals)
+    for seat in range(4):
+        strategies = ["advanced"] * 4
+        strategies[seat] = "expert:8:0"
+        codes = tuple(int(c) for c in strategy_array(parse_strategies(strategies)))
+        cols = play_deal_columns(17, 0, deals, 0, (v,), codes, STANDARD.table)
+        scores = cols.scores[:, 0, :].astype(np.float64)  # (seat, deal)
+        gains += scores[seat] - scores.sum(axis=0) / 4
+    gains /= 4
+    se = gains.std(ddof=1) / np.sqrt(deals)
+    assert gains.mean() > 4 * se, f"{variant}: {gains.mean():+.2f} ± {se:.2f}"
