@@ -154,6 +154,8 @@ def test_expert_rung_runs_on_its_own_deals_with_its_settings(monkeypatch):
 
 @pytest.mark.parametrize("bad", ["1", "-3", "x"])
 def test_bad_expert_deals_are_refused(bad):
-    result = CliRunner().invoke(cli, ["ladder", "--deals", "20", "--expert-deals", bad, "--out", "-"])
+    result = CliRunner().invoke(
+        cli, ["ladder", "--deals", "20", "--expert-deals", bad, "--out", "-"]
+    )
     assert result.exit_code == 2
     assert "expert-deals" in result.output
