@@ -108,7 +108,8 @@ def expert_options(f):
         default=None,
         metavar="E",
         type=click.IntRange(0, EXPERT_EXACT_MAX),
-        help="Expert seats solve the deal exactly once E or fewer tricks remain. "
+        help="Expert seats value the last E tricks of a deal with the open-hand solver "
+        "(trick contracts; 0: never). "
         f"[default: {EXPERT_EXACT_TRICKS}]",
     )(f)
     return click.option(
