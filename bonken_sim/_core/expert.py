@@ -4,8 +4,9 @@ At a card decision with a choice, an expert seat samples K deals of the unseen c
 consistent with what it knows (``determinize``), plays each legal card in every sample and
 the rest of the deal with every seat `advanced` (the play loops started from the position:
 ``play_tricks`` / ``play_domino``'s ``play_from``), and plays the card of the best mean score
-for itself; a tie goes to the advanced tier's card if it is among the best, else to the
-lowest card index. All cards are tried on the same samples (common random numbers).
+for itself, leaving the advanced tier's card only for one whose mean gain over it beats
+``DEVIATE_Z`` standard errors (``best_card``). All cards are tried on the same samples, so
+each is scored against the advanced card on the same deals.
 
 The samples of a decision come from a stream keyed by the deal's play stream and the
 decision's place in the trace, so a decision is a pure function of (seed, deal, variant,
