@@ -266,7 +266,7 @@ def _play_game_rows(key, game_start, policies, table, models, outs, work, scratc
             totals[p] = 0
             strat[p] = card_strat[i, p]
             pol[p] = double_pol[i, p]
-            any_advanced |= strat[p] == STRAT_ADVANCED
+            any_advanced |= strat[p] >= STRAT_ADVANCED  # expert seats search advanced play
         for k in range(DEALS_PER_GAME):
             dealer = (d0 + k) & 3
             chooser = (dealer + 2) & 3

@@ -22,8 +22,20 @@ N_CONTRACTS = 8
 KIND_NEGATIVE, KIND_DOMINO, KIND_TROEVEN = 0, 1, 2
 
 # Card-play strategy tiers, chosen per seat (docs/ENGINE.md), by id.
-STRAT_RANDOM, STRAT_BASIC, STRAT_ADVANCED = 0, 1, 2
-STRATEGY_NAMES = ("random", "basic", "advanced")
+STRAT_RANDOM, STRAT_BASIC, STRAT_ADVANCED, STRAT_EXPERT = 0, 1, 2, 3
+STRATEGY_NAMES = ("random", "basic", "advanced", "expert")
+
+# A seat's strategy code in a kernel's strategy array: the tier in the low byte; an expert
+# seat carries its search settings above it (0 = the default): K, the deals it samples per
+# decision, in bits 8-23, and E + 1, solving exactly once E or fewer tricks remain, in
+# bits 24-31. Codes of the other tiers are their tier ids.
+TIER_MASK = 0xFF
+EXPERT_SAMPLES_SHIFT = 8
+EXPERT_SAMPLES_MAX = 0xFFFF
+EXPERT_EXACT_SHIFT = 24
+EXPERT_EXACT_MAX = 13
+DEFAULT_EXPERT_SAMPLES = 16
+DEFAULT_EXPERT_EXACT_TRICKS = 0
 
 # Strategy families: which strategy code a trick loop carries (one compiled build each).
 FAMILY_RANDOM = 0  # every seat random: no strategy code at all

@@ -5,6 +5,7 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
+from .expert import expert_workspace
 from .ids import PASS
 from .playout import play_dealt, play_staked, playout_scratch
 from .replay import BAD_PASS, NOT_IN_HAND, NOT_LEGAL, OK, TOO_FEW, TOO_MANY, replay
@@ -54,7 +55,7 @@ def simulate_batch(
 @jit(_nrt=False)  # allocates nothing: see _jit.jit
 def _simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt, scratch):
     hands_out, scores_out, tricks_out, order_out = outs
-    _hands, _rnd, scores, tricks, order, _no_trace, _stake = scratch
+    _hands, _rnd, scores, tricks, order, _no_trace, _stake, _xw = scratch
     n = hands_out.shape[0]
     nv = variants.shape[0]
     for i in range(n):
@@ -79,6 +80,8 @@ def trace_deal(key, deal, dealer, v, strat, table, hands_out, scores, tricks, or
     hands = hands_out.copy()
     rnd = np.empty(52, np.uint64)
     stake = np.zeros((4, 4), np.int64)
+    s = play_state(ds, v)
+    xw = expert_workspace()
     return play_staked(
-        table[v], hands, dealer, strat, play_state(ds, v), rnd, scores, tricks, order, trace, stake
+        table[v], hands, dealer, strat, s, rnd, scores, tricks, order, trace, stake, xw
     )

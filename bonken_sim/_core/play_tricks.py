@@ -17,14 +17,18 @@ import numpy as np
 
 from ._jit import jit
 from .cards import ALL52, U0, U1, kth_lowest, lowest, npop, suit_of
+from .expert import make_trick_expert
 from .ids import (
     FAMILY_LAATSTE,
     FAMILY_NEGATIVE,
     FAMILY_RANDOM,
     FAMILY_TROEVEN,
     HARTENHEER,
+    HEARTS_SUIT,
     STRAT_ADVANCED,
+    STRAT_EXPERT,
     STRAT_RANDOM,
+    TIER_MASK,
 )
 from .rng import scale_draw
 from .ruleset import (
@@ -167,9 +171,11 @@ def row_rules(row, pen_is_top):
     )
 
 
-def _make_trick_loop(family, advanced):
+def _make_trick_loop(family, advanced, expert_choice=None):
     """The trick-play loop for one strategy family, with (``advanced``) or without advanced
-    seats, built from this one source."""
+    seats, built from this one source. Returns (the loop from a deal's start, the loop from
+    a given state: ``TrickState``). With ``expert_choice`` (a ``make_trick_expert``
+    decision) the build also plays expert seats (advanced must be on)."""
     # Only troeven rows have a trump or a trump-play mode, and only negative rows ban heart
     # leads (ruleset.build_table); as constants the basic builds drop that code. The
     # all-random build serves every row, and the advanced builds read the row as it is.
@@ -181,19 +187,25 @@ def _make_trick_loop(family, advanced):
     track_voids = family == FAMILY_TROEVEN or advanced
     track_played = family != FAMILY_RANDOM
     choose = CHOOSERS[family, advanced]
+    expert = expert_choice is not None
 
-    @jit(_nrt=False)  # allocates nothing: no reference counting on the array arguments
-    def play_tricks(row, hands, dealer, strat, rnd, scores, tricks, trace, stake):
-        """Play 13 tricks; ``hands`` is consumed. Returns the number of trace entries written.
+    @jit(inline="always")
+    def tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs):
+        """Play from ``state`` (a ``TrickState``) to the end of trick ``stop`` (13: the
+        deal's end, the last trick's points included); ``hands``, ``scores`` and ``tricks``
+        are the position's and are played on. Returns (trace entries written in all, the
+        leader of the next trick). ``xs``: the expert's (play stream, workspace), read only
+        by expert builds.
 
         ``rnd`` holds the play stream's draws; random seats consume them in order. Only
         scalars cross into the strategy helpers (array arguments would cost atomic reference
         counting on every card).
         """
+        (leader, pos0, first, t0, stop, led, ledm, wcard, wseat, trick, played, voids, clean,
+         broken, n, nr) = state  # fmt: skip
         trump = row[F_TRUMP] if row_trump else -1
         tmode = row[F_TRUMP_PLAY] if row_trump else TRUMP_OPTIONAL
         hmode = row[F_BAN_HEART_LEAD] if row_hearts else HEART_LEAD_FREE
-        broken = False  # a heart has been played to an earlier trick
         pen = np.uint64(row[F_PEN_MASK])
         a_mask = np.uint64(row[F_PTS_A_MASK])
         a_pts = row[F_PTS_A]
@@ -204,36 +216,36 @@ def _make_trick_loop(family, advanced):
         pen_is_top = advanced and pen != U0 and pen == np.uint64(row[F_TOP_MASK])
         rules = row_rules(row, pen_is_top)
         record = trace.shape[0] > 0
-        for p in range(4):
-            scores[p] = 0
-            tricks[p] = 0
-        voids = 0  # bit 4*seat + suit: the seat showed out of the suit
-        clean = 0  # bit per seat: shown to hold no penalty card
-        leader = (dealer + 1) & 3
-        played = U0
-        n = 0
-        nr = 0
-        for _ in range(13):
-            led = -1
-            ledm = U0  # the led suit's cards: shifted once per trick, not loaded per card
-            wcard = -1
-            wseat = leader
-            trick = U0
+        # An expert seat's knowledge beyond ``voids``: suits a seat showed it lacks by the
+        # trump-play and heart-lead rules (same layout; expert builds only).
+        xvoids = voids
+        for t in range(t0, stop):
             ban = lead_ban(hmode, broken)
-            for pos in range(4):
+            for pos in range(pos0, 4):
                 p = (leader + pos) & 3
                 H = hands[p]
                 L = trick_legal(H, pos, led, ledm, ban, trump, tmode, wcard)
                 sp = strat[p]
-                if family == FAMILY_RANDOM or sp == STRAT_RANDOM:
+                if first >= 0:  # the card a search evaluates
+                    c = first
+                    first = -1
+                elif family == FAMILY_RANDOM or sp == STRAT_RANDOM:
                     c = kth_lowest(L, scale_draw(rnd[nr], npop(L)))
                     nr += 1
                 elif L & (L - U1) == U0:  # a forced card: no strategy needed
                     c = lowest(L)
                 else:
                     out = ALL52 & ~H & ~played
-                    c = choose(sp, H, L, out, pos, p, leader, led, ledm, wcard, wseat, trick,
-                               voids, clean, trump, rules, stake)  # fmt: skip
+                    if expert and (sp & TIER_MASK) == STRAT_EXPERT:
+                        tie = choose(STRAT_ADVANCED, H, L, out, pos, p, leader, led, ledm, wcard,
+                                     wseat, trick, voids, clean, trump, rules, stake)  # fmt: skip
+                        know = (t, pos, leader, led, ledm, wcard, wseat, trick, played, voids,
+                                xvoids, clean, broken, n)  # fmt: skip
+                        c = expert_choice(row, hands, sp, p, L, tie, know, scores, tricks,
+                                          stake, xs)  # fmt: skip
+                    else:
+                        c = choose(sp, H, L, out, pos, p, leader, led, ledm, wcard, wseat, trick,
+                                   voids, clean, trump, rules, stake)  # fmt: skip
                 cb = U1 << np.uint64(c)
                 hands[p] = H & ~cb
                 trick |= cb
@@ -246,23 +258,75 @@ def _make_trick_loop(family, advanced):
                     voids |= 1 << (4 * p + led)
                     if pen_is_top and (cb & pen) == U0 and sp != STRAT_RANDOM:
                         clean |= 1 << p
+                if expert:
+                    xvoids = shown_voids(xvoids, voids, c, pos, p, led, ban, trump, tmode, H)
                 led, ledm, wcard, wseat = lay_card(c, pos, p, led, ledm, wcard, wseat, trump)
             tricks[wseat] += 1
             broken = hearts_broken(broken, trick)
             scores[wseat] += trick_points(trick, row[F_TRICK_PTS], a_mask, a_pts, b_mask, b_pts)
             leader = wseat
-        scores[leader] += row[F_LAST_PTS]
-        return n
+            pos0 = 0
+            led = -1
+            ledm = U0  # the led suit's cards: shifted once per trick, not loaded per card
+            wcard = -1
+            trick = U0
+        if stop == 13:
+            scores[leader] += row[F_LAST_PTS]
+        return n, leader
 
-    return play_tricks
+    @jit(_nrt=False)  # allocates nothing: no reference counting on the array arguments
+    def play_tricks(row, hands, dealer, strat, rnd, scores, tricks, trace, stake, xs):
+        """Play 13 tricks; ``hands`` is consumed. Returns the number of trace entries written."""
+        for p in range(4):
+            scores[p] = 0
+            tricks[p] = 0
+        state = deal_start(dealer)
+        return tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs)[0]
+
+    @jit(_nrt=False)
+    def play_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs):
+        """``tricks_from`` as a function of its own (the search's rollouts call it)."""
+        return tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs)
+
+    return play_tricks, play_from
+
+
+@jit(inline="always")
+def deal_start(dealer):
+    """The ``TrickState`` of a deal before its first card: (leader, place in the trick, the
+    card to force first (-1: none), trick number, the trick to stop after (13: play to the
+    end), led suit, its cards, winning card, winning seat, cards on the trick, cards
+    played, voids, seats shown clean, hearts broken, trace entries, random draws used)."""
+    return ((dealer + 1) & 3, 0, -1, 0, 13, -1, U0, -1, (dealer + 1) & 3, U0, U0, 0, 0,
+            False, 0, 0)  # fmt: skip
+
+
+@jit(inline="always")
+def shown_voids(xvoids, voids, c, pos, p, led, ban, trump, tmode, H):
+    """What the card ``c`` seat ``p`` played (from hand ``H``) shows about its voids, beyond
+    not following suit: a heart led while heart leads are banned shows a hand of hearts
+    only; a side card played when void under must-trump shows no trump either."""
+    xvoids |= voids
+    s = suit_of(c)
+    if pos == 0:
+        if ban and s == HEARTS_SUIT:
+            xvoids |= 0xB << (4 * p)  # clubs, diamonds and spades
+    elif s != led and tmode > 0 and trump >= 0 and s != trump:
+        xvoids |= 1 << (4 * p + trump)
+    return xvoids
 
 
 # The basic builds play deals without an advanced seat; the random build, deals where every
-# seat is random (any row); the advanced builds, deals with at least one advanced seat.
-tricks_random = _make_trick_loop(FAMILY_RANDOM, False)
-tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, False)
-tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, False)
-tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, False)
-adv_tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, True)
-adv_tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, True)
-adv_tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, True)
+# seat is random (any row); the advanced builds, deals with at least one advanced seat; the
+# expert builds, deals with at least one expert seat (their rollouts: the advanced builds
+# from a given state, every seat advanced).
+tricks_random = _make_trick_loop(FAMILY_RANDOM, False)[0]
+tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, False)[0]
+tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, False)[0]
+tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, False)[0]
+adv_tricks_negative, roll_negative = _make_trick_loop(FAMILY_NEGATIVE, True)
+adv_tricks_laatste, roll_laatste = _make_trick_loop(FAMILY_LAATSTE, True)
+adv_tricks_troeven, roll_troeven = _make_trick_loop(FAMILY_TROEVEN, True)
+exp_tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, True, make_trick_expert(roll_negative))[0]
+exp_tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, True, make_trick_expert(roll_laatste))[0]
+exp_tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, True, make_trick_expert(roll_troeven))[0]

@@ -5,7 +5,8 @@ One dispatcher serves every variant: the contract is a run-time row of the rules
 which measured as fast as a compiled copy per contract and compiles far quicker; the row's
 kind and the seats' strategies choose one build of the trick loop (``play_tricks``) or the
 Domino loop (``play_domino``). A deal without an advanced seat runs the builds that carry
-none of the advanced tier's code or state.
+none of the advanced tier's code or state; only a deal with an expert seat runs the expert
+builds (their search: ``expert``).
 
 ``stake[p, q]`` is the number of directions doubled between seats p and q (0, 1 or 2;
 RULES.md §5): all zero outside full games; only advanced seats weigh it.
@@ -14,12 +15,24 @@ RULES.md §5): all zero outside full games; only advanced seats weigh it.
 import numpy as np
 
 from ._jit import jit
-from .ids import KIND_DOMINO, KIND_TROEVEN, LAATSTE_SLAG, STRAT_ADVANCED, STRAT_RANDOM
-from .play_domino import adv_domino, play_domino
+from .expert import expert_workspace
+from .ids import (
+    KIND_DOMINO,
+    KIND_TROEVEN,
+    LAATSTE_SLAG,
+    STRAT_ADVANCED,
+    STRAT_EXPERT,
+    STRAT_RANDOM,
+    TIER_MASK,
+)
+from .play_domino import adv_domino, exp_domino, play_domino
 from .play_tricks import (
     adv_tricks_laatste,
     adv_tricks_negative,
     adv_tricks_troeven,
+    exp_tricks_laatste,
+    exp_tricks_negative,
+    exp_tricks_troeven,
     tricks_laatste,
     tricks_negative,
     tricks_random,
@@ -30,28 +43,40 @@ from .ruleset import F_CONTRACT, F_KIND
 
 
 @jit(_nrt=False)
-def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake):
+def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake, xw):
     """Play one deal of one variant (``hands`` is consumed); returns the trace length.
 
     ``s`` is the play stream's state; ``rnd`` is scratch for its draws (52 entries: at most
     one draw per card laid). ``trace`` receives every card (and Domino pass) unless empty.
+    ``xw`` is an expert seat's workspace (``expert.expert_workspace``).
     """
     n_adv = 0
     n_random = 0
+    n_expert = 0
     for p in range(4):
         n_adv += strat[p] == STRAT_ADVANCED
         n_random += strat[p] == STRAT_RANDOM
+        n_expert += (strat[p] & TIER_MASK) == STRAT_EXPERT
     if n_random > 0:
         fill_draws(s, rnd)
+    xs = (s, xw)
     if row[F_KIND] == KIND_DOMINO:
         for p in range(4):
             tricks[p] = 0
+        if n_expert > 0:
+            return exp_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
         if n_adv > 0:
-            return adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace)
-        return play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace)
+            return adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
+        return play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
     for p in range(4):
         out_order[p] = -1
-    args = (row, hands, dealer, strat, rnd, scores, tricks, trace, stake)
+    args = (row, hands, dealer, strat, rnd, scores, tricks, trace, stake, xs)
+    if n_expert > 0:
+        if row[F_KIND] == KIND_TROEVEN:
+            return exp_tricks_troeven(*args)
+        if row[F_CONTRACT] == LAATSTE_SLAG:
+            return exp_tricks_laatste(*args)
+        return exp_tricks_negative(*args)
     if n_random == 4:
         return tricks_random(*args)
     if row[F_KIND] == KIND_TROEVEN:
@@ -65,7 +90,8 @@ def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, tr
 def playout_scratch():
     """The arrays one playout works in, allocated once per batch (the per-deal loops run
     without numba's reference counting, so they allocate nothing): (hands in play, random
-    draws, scores, tricks, Domino finishing order, an empty trace, stakes)."""
+    draws, scores, tricks, Domino finishing order, an empty trace, stakes, an expert seat's
+    workspace)."""
     return (
         np.empty(4, np.uint64),
         np.empty(52, np.uint64),
@@ -74,6 +100,7 @@ def playout_scratch():
         np.empty(4, np.int64),
         np.empty(0, np.int64),
         np.zeros((4, 4), np.int64),  # no doubles unless a game kernel sets them
+        expert_workspace(),
     )
 
 
@@ -83,7 +110,7 @@ def play_dealt(table, v, dealt, ds, dealer, strat, scratch):
     play consumes its hands), in the ``playout_scratch`` arrays; the scores, tricks and
     finishing order land there. The play stream is ``play_state(ds, v)`` wherever a deal
     comes from, so a deal's play never depends on the kernel that plays it."""
-    hands, rnd, scores, tricks, order, no_trace, stake = scratch
+    hands, rnd, scores, tricks, order, no_trace, stake, xw = scratch
     for p in range(4):
         hands[p] = dealt[p]
     return play_staked(
@@ -98,4 +125,5 @@ def play_dealt(table, v, dealt, ds, dealer, strat, scratch):
         order,
         no_trace,
         stake,
+        xw,
     )

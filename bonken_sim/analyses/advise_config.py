@@ -9,8 +9,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from bonken_sim.engine.play import parse_strategies
-from bonken_sim.rules.names import Contract, Strategy, Variant, parse_hand, parse_variants
+from bonken_sim.engine.play import SeatStrategy, parse_strategies
+from bonken_sim.rules.names import Contract, Variant, parse_hand, parse_variants
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, resolve
 from bonken_sim.runs.options import parse_count, parse_seed
 
@@ -35,7 +35,7 @@ class AdviseConfig:
     deals: int
     seed: int
     seed_drawn: bool
-    strategies: tuple[Strategy, ...]
+    strategies: tuple[SeatStrategy, ...]
     threads: int
     ruleset: Ruleset = STANDARD
     turns_left: int | None = None  # the chooser's turns left, this one included

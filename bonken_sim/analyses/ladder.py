@@ -2,7 +2,10 @@
 
 * **Card play**, per contract variant: one hero of the higher tier among three of the lower,
   on the same deals with the hero in each of the four seats in turn (seat-permuted, paired):
-  the hero's mean score minus the seat average (the deal's total / 4), with a 95% CI.
+  the hero's mean score minus the seat average (the deal's total / 4), with a 95% CI. Every
+  variant's total is fixed, so this is also the hero's paired gain over a lower-tier player
+  in the same seat on the same deal. The rung "expert over advanced" searches at every
+  decision, so it runs on its own, smaller number of deals (``expert_deals``).
 * **Contract choice**: the chooser's realised score relative to the contract's mean under the
   fitted relative-value policy, minus the same under a uniformly random choice, paired on
   the same deals (every variant is played on every deal, so both choices are observed).
@@ -33,6 +36,8 @@ from bonken_sim.rules.names import N_VARIANTS
 from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
+EXPERT_RUNG = ("advanced", "expert")
+EXPERT_DEALS = 2_000  # the expert rung's default deals
 
 
 def card_play_rung(
@@ -133,8 +138,16 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
 MAX_DEALS = 10_000_000
 
 
-def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, Any]:
-    """Every rung of the ladder on ``deals`` deals of ``seed``."""
+def run_ladder(
+    deals: int,
+    seed: int,
+    threads: int | None = None,
+    expert_deals: int = EXPERT_DEALS,
+    expert: str = "expert",
+) -> dict[str, Any]:
+    """Every rung of the ladder on ``deals`` deals of ``seed``; the expert rung (``expert``:
+    its strategy name, settings included) on the first ``expert_deals`` of them (0: none;
+    at most ``deals``)."""
     if deals < 2:
         raise ValueError(
             f"--deals must be at least 2 (a confidence interval needs two), got {deals}"
@@ -144,8 +157,16 @@ def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, A
             f"--deals must be at most {MAX_DEALS:,} for the ladder (it holds every deal in "
             f"memory, about 8 GB at the most), got {deals:,}"
         )
+    if expert_deals == 1 or expert_deals < 0:
+        raise ValueError(
+            f"--expert-deals must be 0 (no expert rung) or at least 2, got {expert_deals}"
+        )
+    expert_deals = min(expert_deals, deals)
     models = load_models()
     rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}
+    if expert_deals:
+        lo = EXPERT_RUNG[0]
+        rungs[f"{lo}->{expert}"] = card_play_rung(expert_deals, seed, lo, expert, threads)
     second = (seed + 1) % 2**64  # the choice and doubling rungs' deals (seeds are 64-bit)
     sp = self_play(deals, second, "basic", threads)
     ch = choice_rung(sp, models, seed)
@@ -156,6 +177,7 @@ def run_ladder(deals: int, seed: int, threads: int | None = None) -> dict[str, A
     dbl_aware = doubling_rung(replay_with_stakes(spa, models, picked, "advanced"), models, picked)
     return {
         "deals": deals,
+        "expert_deals": expert_deals,
         "seed": seed,
         "card_play": rungs,
         "choice": ch,
@@ -180,7 +202,8 @@ def to_text(result: dict[str, Any]) -> str:
     lines = [f"strategy ladder: {result['deals']:,} deals, seed {result['seed']}", ""]
     for rung, per in result["card_play"].items():
         lo, hi = rung.split("->")
-        lines.append(f"card play: one {hi} hero among three {lo}, seats permuted")
+        n = result["expert_deals"] if hi.startswith("expert") else result["deals"]
+        lines.append(f"card play: one {hi} hero among three {lo}, seats permuted, {n:,} deals")
         lines.append("  hero's mean score minus the seat average, 95% CI")
         for name, iv in per.items():
             lines.append(f"  {name:14s}{iv.text()}")

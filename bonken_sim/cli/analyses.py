@@ -18,6 +18,8 @@ from bonken_sim.cli.common import (
     count_option,
     deals_seed_option,
     echo_lines,
+    expert_options,
+    expert_strategies,
     ruleset_options,
     run_with_progress,
     strategies_option,
@@ -74,9 +76,10 @@ from bonken_sim.cli.common import (
     help="Take the contract averages from this bonken-sim run (same strategies and ruleset, "
     "dealer 0) instead of simulating them (reading takes about 0.6 s per million deals).",
 )
+@expert_options
 @ruleset_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
-def advise(as_json, **advise_options):
+def advise(as_json, expert_samples, expert_exact, **advise_options):
     """Which contract to choose and whom to double, for the hand in front of you.
 
     Keeps your 13 cards at your seat, deals the other 39 at random and plays every contract
@@ -87,6 +90,8 @@ def advise(as_json, **advise_options):
     from bonken_sim.analyses.advise_reference import ReferenceError
     from bonken_sim.analyses.advise_text import advice_lines
 
+    strategies = advise_options["strategies"]
+    advise_options["strategies"] = expert_strategies(strategies, expert_samples, expert_exact)
     try:
         # every other option is the make_config parameter of the same name
         cfg = make_config(**advise_options)
@@ -121,17 +126,27 @@ def advise(as_json, **advise_options):
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON document instead of tables.")
-def ladder(deals, seed, threads, out, force, as_json):
+@click.option(
+    "--expert-deals",
+    default="2000",
+    show_default=True,
+    metavar="N",
+    callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
+    help="Deals of the rung 'expert over advanced' (0: leave it out).",
+)
+@expert_options
+def ladder(deals, seed, threads, out, force, as_json, expert_deals, expert_samples, expert_exact):
     """Measure each step of the strategy ladder: card play, contract choice, doubling."""
     from bonken_sim.analyses.ladder import run_ladder, to_json, to_text
 
+    expert = expert_strategies("expert", expert_samples, expert_exact).split(",")[0]
     saving = str(out) != "-"
     if saving:
         if out == Path("results/ladder.json"):
             call_or_fail(out.parent.mkdir, exist_ok=True)
         check_out_file(out, force)  # before the work, not after it
     compile_first()
-    result = call_or_fail(run_ladder, deals, seed, threads)
+    result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert)
     doc = to_json(result)
     if saving:
         write_out(out, [json.dumps(doc, indent=1)])

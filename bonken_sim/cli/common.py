@@ -87,8 +87,58 @@ def strategies_option(f):
         default="basic",
         show_default=True,
         metavar="LIST",
-        help="One strategy for all seats or four, comma-separated (random, basic, advanced).",
+        help="One strategy for all seats or four, comma-separated "
+        "(random, basic, advanced, expert).",
     )(f)
+
+
+def expert_options(f):
+    """--expert-samples K and --expert-exact-tricks E: the search settings of every expert
+    seat (``expert_strategies`` applies them)."""
+    from bonken_sim.rules.names import (
+        EXPERT_EXACT_MAX,
+        EXPERT_EXACT_TRICKS,
+        EXPERT_SAMPLES,
+        EXPERT_SAMPLES_MAX,
+    )
+
+    f = click.option(
+        "--expert-exact-tricks",
+        "expert_exact",
+        default=None,
+        metavar="E",
+        type=click.IntRange(0, EXPERT_EXACT_MAX),
+        help="Expert seats value the last E tricks of a deal with the open-hand solver "
+        "(trick contracts; 0: never). "
+        f"[default: {EXPERT_EXACT_TRICKS}]",
+    )(f)
+    return click.option(
+        "--expert-samples",
+        "expert_samples",
+        default=None,
+        metavar="K",
+        type=click.IntRange(1, EXPERT_SAMPLES_MAX),
+        help=f"Deals an expert seat samples per decision. [default: {EXPERT_SAMPLES}]",
+    )(f)
+
+
+def expert_strategies(strategies: str, samples: int | None, exact: int | None) -> str:
+    """``--strategies`` with every expert seat given the --expert-* settings, as names
+    (``expert:K:E`` unless the defaults). Settings without an expert seat are an error."""
+    from bonken_sim.engine.play import (
+        parse_strategies,
+        strategy_names,
+        with_expert_settings,
+    )
+
+    if samples is None and exact is None:
+        return strategies
+    strats = call_or_fail(parse_strategies, strategies)
+    if not any("expert" in s.name.lower() for s in strats):
+        raise UserError(
+            "--expert-samples / --expert-exact-tricks need an expert seat in --strategies"
+        )
+    return strategy_names(with_expert_settings(strats, samples, exact))
 
 
 def analysis_threads_option(f):

@@ -15,6 +15,8 @@ from bonken_sim.cli.common import (
     compile_first,
     count_option,
     echo_lines,
+    expert_options,
+    expert_strategies,
     resolve_rules,
     ruleset_options,
     run_seed_option,
@@ -37,15 +39,20 @@ from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_varia
 )
 @click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
 @strategies_option
+@expert_options
 @click.option(
     "--dealer", default=0, show_default=True, metavar="SEAT", help="Dealer seat 0-3.", type=int
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the trace record as JSON instead.")
 @ruleset_options
-def play(seed, deal, contract, trump, strategies, dealer, as_json, ruleset, rules_file):
+def play(
+    seed, deal, contract, trump, strategies, expert_samples, expert_exact, dealer, as_json,
+    ruleset, rules_file,
+):  # fmt: skip
     """Play one deal of one contract and show every trick (or Domino turn)."""
     from bonken_sim.engine.play import play as play_deal
 
+    strategies = expert_strategies(strategies, expert_samples, expert_exact)
     try:
         deal_i = int(deal)
     except ValueError:
@@ -144,6 +151,7 @@ def _dealer_of(dealer: str):
     help="all, or a comma list such as bukken,troeven_H,troeven.",
 )
 @strategies_option
+@expert_options
 @click.option(
     "--dealer",
     default="0",
@@ -161,14 +169,19 @@ def _dealer_of(dealer: str):
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @ruleset_options
-def trace(deals, seed, contracts, strategies, dealer, out, force, ruleset, rules_file):
+def trace(
+    deals, seed, contracts, strategies, expert_samples, expert_exact, dealer, out, force,
+    ruleset, rules_file,
+):  # fmt: skip
     """Write every card of many deals as JSON lines, for independent checking."""
     from bonken_sim.engine.play import parse_strategies
     from bonken_sim.engine.play import play as play_deal
 
     rules = resolve_rules(ruleset, rules_file)
     variants = call_or_fail(parse_variants, contracts, rules)
-    strats = call_or_fail(parse_strategies, strategies)
+    strats = call_or_fail(
+        parse_strategies, expert_strategies(strategies, expert_samples, expert_exact)
+    )
     dealer_of = _dealer_of(dealer)
     if deals > 10**7:
         raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")

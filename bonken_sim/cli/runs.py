@@ -16,6 +16,8 @@ from bonken_sim.cli.common import (
     echo_lines,
     executor_description,
     executor_options,
+    expert_options,
+    expert_strategies,
     run_with_progress,
 )
 from bonken_sim.rules.presets import RULESET_HELP
@@ -61,7 +63,7 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
     metavar="LIST",
     envvar="BONKEN_SIM_STRATEGIES",
     help=(
-        "One strategy for all seats or four, comma-separated (random, basic, advanced). "
+        "One strategy for all seats or four, comma-separated (random, basic, advanced, expert). "
         "[default: basic]"
     ),
 )
@@ -136,11 +138,15 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
     envvar="BONKEN_SIM_RULES",
     help=RULES_HELP,
 )
+@expert_options
 @executor_options(envvar=True)
-def run_cmd(as_json, quiet, **run_options):
+def run_cmd(as_json, quiet, expert_samples, expert_exact, **run_options):
     """Play many deals in every contract variant and write a Parquet run directory."""
     import dataclasses
 
+    if expert_samples is not None or expert_exact is not None:
+        given = run_options.get("strategies") or "basic"
+        run_options["strategies"] = expert_strategies(given, expert_samples, expert_exact)
     from bonken_sim.cli.console import run_summary
     from bonken_sim.runs.deals import RunError, RunInterrupted, default_out, make_config
     from bonken_sim.runs.deals import run as run_deals

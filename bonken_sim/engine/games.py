@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bonken_sim._core import game as G
-from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS
+from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
 from bonken_sim.models.choice import NAMES, Models, load_models
@@ -32,7 +32,7 @@ class Profile:
     """A player: card-play strategy id, contract-choice policy, doubling policy."""
 
     name: str
-    card: int  # 0 random, 1 basic, 2 advanced (docs/ENGINE.md)
+    card: int  # 0 random, 1 basic, 2 advanced, 3 expert (docs/ENGINE.md)
     choice: int  # G.CHOICE_RANDOM / G.CHOICE_FITTED
     doubling: int  # G.DOUBLE_NEVER / G.DOUBLE_FITTED
     description: str
@@ -64,6 +64,15 @@ PROFILES: dict[str, Profile] = {
             G.DOUBLE_FITTED,
             "advanced card play (stake-aware under doubles), the fitted relative-value "
             "contract choice with the τ_k trump call, the fitted doubling thresholds",
+        ),
+        Profile(
+            "expert",
+            STRAT_EXPERT,
+            G.CHOICE_FITTED,
+            G.DOUBLE_FITTED,
+            "expert card play (determinized search with advanced rollouts, stake-aware), the "
+            "fitted relative-value contract choice with the τ_k trump call, the fitted "
+            "doubling thresholds",
         ),
         Profile(
             "basic-nodouble",

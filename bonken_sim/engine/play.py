@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bonken_sim._core import ids
 from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import PASS
 from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNER
@@ -58,25 +59,98 @@ def check_dealer(dealer: int) -> int:
     return int(dealer)
 
 
-def parse_strategies(text: str | Sequence[str | int | Strategy]) -> tuple[Strategy, ...]:
-    """``basic`` (all seats) or four names ``basic,random,random,random`` → per-seat ids."""
-    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
-    out: list[Strategy] = []
-    for item in items:
-        if isinstance(item, Strategy):
-            out.append(item)
-            continue
-        if isinstance(item, int):
-            try:
-                out.append(Strategy(item))
-            except ValueError:
-                raise ValueError(f"unknown strategy id {item}") from None
-            continue
+@dataclass(frozen=True)
+class Expert:
+    """An ``expert`` seat with search settings other than the defaults: ``samples`` (K)
+    deals sampled per decision, ``exact_tricks`` (E), the tricks left at which the open-hand
+    solver takes over. Its ``int`` is the kernel's strategy code (``_core/ids.py``); its
+    name ``expert:K:E`` is how runs and traces spell it."""
+
+    samples: int = ids.DEFAULT_EXPERT_SAMPLES
+    exact_tricks: int = ids.DEFAULT_EXPERT_EXACT_TRICKS
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.samples <= ids.EXPERT_SAMPLES_MAX:
+            raise ValueError(
+                f"expert samples must be 1 to {ids.EXPERT_SAMPLES_MAX}, got {self.samples}"
+            )
+        if not 0 <= self.exact_tricks <= ids.EXPERT_EXACT_MAX:
+            raise ValueError(
+                f"expert exact tricks must be 0 to {ids.EXPERT_EXACT_MAX}, got {self.exact_tricks}"
+            )
+
+    @property
+    def name(self) -> str:
+        return f"EXPERT:{self.samples}:{self.exact_tricks}"
+
+    def __int__(self) -> int:
+        return (
+            ids.STRAT_EXPERT
+            | self.samples << ids.EXPERT_SAMPLES_SHIFT
+            | (self.exact_tricks + 1) << ids.EXPERT_EXACT_SHIFT
+        )
+
+
+# A seat's card-play strategy: a tier, or an expert with its own settings.
+SeatStrategy = Strategy | Expert
+
+
+def expert(samples: int | None = None, exact_tricks: int | None = None) -> SeatStrategy:
+    """The expert strategy with these settings (``None``: the default); ``Strategy.EXPERT``
+    itself when both are the defaults, so default names stay ``expert``."""
+    settings = Expert(
+        ids.DEFAULT_EXPERT_SAMPLES if samples is None else samples,
+        ids.DEFAULT_EXPERT_EXACT_TRICKS if exact_tricks is None else exact_tricks,
+    )
+    return Strategy.EXPERT if settings == Expert() else settings
+
+
+def with_expert_settings(
+    strategies: Sequence[SeatStrategy], samples: int | None, exact_tricks: int | None
+) -> tuple[SeatStrategy, ...]:
+    """Every expert seat of ``strategies`` given these settings (``None`` keeps a seat's)."""
+    out: list[SeatStrategy] = []
+    for s in strategies:
+        if isinstance(s, Expert) or s == Strategy.EXPERT:
+            now = s if isinstance(s, Expert) else Expert()
+            s = expert(
+                now.samples if samples is None else samples,
+                now.exact_tricks if exact_tricks is None else exact_tricks,
+            )
+        out.append(s)
+    return tuple(out)
+
+
+def _parse_one(item: str | int | SeatStrategy) -> SeatStrategy:
+    if isinstance(item, Strategy | Expert):
+        return item
+    if isinstance(item, int):
         try:
-            out.append(Strategy[str(item).strip().upper()])
-        except KeyError:
-            names = ", ".join(s.name.lower() for s in Strategy)
-            raise ValueError(f"unknown strategy {item!r} (expected one of: {names})") from None
+            return Strategy(item)
+        except ValueError:
+            raise ValueError(f"unknown strategy id {item}") from None
+    text = str(item).strip()
+    name, _, settings = text.partition(":")
+    if name.lower() == "expert" and settings:
+        k, _, e = settings.partition(":")
+        try:
+            return expert(int(k), int(e) if e else None)
+        except ValueError as exc:
+            raise ValueError(f"bad expert settings {text!r} (expert:K:E): {exc}") from None
+    try:
+        return Strategy[name.upper()]
+    except KeyError:
+        names = ", ".join(s.name.lower() for s in Strategy)
+        raise ValueError(f"unknown strategy {item!r} (expected one of: {names})") from None
+
+
+def parse_strategies(
+    text: str | Sequence[str | int | SeatStrategy],
+) -> tuple[SeatStrategy, ...]:
+    """``basic`` (all seats) or four names ``basic,random,random,random`` → per-seat
+    strategies; ``expert:K:E`` is an expert with K samples and E exact tricks."""
+    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    out = [_parse_one(item) for item in items]
     if len(out) == 1:
         out *= 4
     if len(out) != 4:
@@ -84,11 +158,12 @@ def parse_strategies(text: str | Sequence[str | int | Strategy]) -> tuple[Strate
     return tuple(out)
 
 
-def strategy_names(strategies: Sequence[Strategy]) -> str:
+def strategy_names(strategies: Sequence[SeatStrategy]) -> str:
     return ",".join(s.name.lower() for s in strategies)
 
 
-def strategy_array(strategies: Sequence[Strategy]) -> np.ndarray:
+def strategy_array(strategies: Sequence[SeatStrategy]) -> np.ndarray:
+    """The kernels' strategy codes, one per seat."""
     return np.array([int(s) for s in strategies], dtype=np.int64)
 
 
@@ -118,7 +193,7 @@ class Playout:
     deal: int
     dealer: int
     variant: Variant
-    strategies: tuple[Strategy, ...]
+    strategies: tuple[SeatStrategy, ...]
     hands: list[int]
     plays: list[int | None]  # card index, or None for a Domino pass
     seats: list[int]
@@ -244,7 +319,7 @@ def play(
     seed: int,
     deal: int,
     variant: Variant | str,
-    strategies: str | Sequence[str | int | Strategy] = "basic",
+    strategies: str | Sequence[str | int | SeatStrategy] = "basic",
     dealer: int = 0,
     trump: str | None = None,
     ruleset: Ruleset | str | dict | None = None,

@@ -17,7 +17,7 @@ import numpy as np
 from bonken_sim import _core
 from bonken_sim._core._jit import cache_dir
 
-STEPS = 7  # the kernel groups warmup compiles, for its progress
+STEPS = 8  # the kernel groups warmup compiles, for its progress
 
 
 def _marker() -> Path:
@@ -51,11 +51,11 @@ def warmup(progress: Callable[[int, int], None] | None = None) -> float:
     table = standard_table()
     key = seed_key(0)
     strat = np.array([0, 1, 0, 1], dtype=np.int64)
-    # A run's deals with random and basic seats, then with an advanced seat (its own builds
-    # of the play loops), with the run's features and columns.
+    # A run's deals with random and basic seats, then with an advanced seat and with an
+    # expert seat (their own builds of the play loops), with the run's features and columns.
     from bonken_sim.engine.deals import play_deal_columns
 
-    for tiers in ((0, 1, 0, 1), (2, 1, 0, 2)):
+    for tiers in ((0, 1, 0, 1), (2, 1, 0, 2), (3, 2, 1, 0)):
         play_deal_columns(0, 0, 2, 0, tuple(range(N_VARIANTS)), tiers, table)
         tick()
     hands = np.zeros(4, np.uint64)

@@ -47,6 +47,15 @@ class Strategy(IntEnum):
     RANDOM = ids.STRAT_RANDOM
     BASIC = ids.STRAT_BASIC
     ADVANCED = ids.STRAT_ADVANCED
+    EXPERT = ids.STRAT_EXPERT  # with the default search settings (engine.play.Expert: others)
+
+
+# The expert tier's search settings: deals sampled per decision (K) and the tricks left at
+# which it solves exactly (E); their defaults and bounds.
+EXPERT_SAMPLES = ids.DEFAULT_EXPERT_SAMPLES
+EXPERT_EXACT_TRICKS = ids.DEFAULT_EXPERT_EXACT_TRICKS
+EXPERT_SAMPLES_MAX = ids.EXPERT_SAMPLES_MAX
+EXPERT_EXACT_MAX = ids.EXPERT_EXACT_MAX
 
 
 @dataclass(frozen=True)

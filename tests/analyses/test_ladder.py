@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bonken_sim.analyses.ladder import (
+    card_play_rung,
     choice_rung,
     doubling_rung,
     replay_with_stakes,
@@ -22,7 +23,7 @@ from bonken_sim.models.doubling import doubles
 
 @pytest.fixture(scope="module")
 def ladder():
-    return run_ladder(3000, seed=21, threads=2)
+    return run_ladder(3000, seed=21, threads=2, expert_deals=0)  # the expert rung: below
 
 
 def test_basic_beats_random_in_every_variant(ladder):
@@ -128,3 +129,33 @@ def test_ladder_takes_the_largest_seed():
     )
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["seed"] == 2**64 - 1
+
+
+def test_expert_rung_runs_on_its_own_deals_with_its_settings(monkeypatch):
+    calls = []
+    real = card_play_rung
+
+    def recorded(deals, seed, lower, hero, threads):
+        calls.append((deals, lower, hero))
+        return real(deals, seed, lower, hero, threads)
+
+    monkeypatch.setattr("bonken_sim.analyses.ladder.card_play_rung", recorded)
+    args = ["ladder", "--deals", "20", "--expert-deals", "6", "--expert-samples", "3"]
+    result = CliRunner().invoke(cli, [*args, "--out", "-", "--json"])
+    assert result.exit_code == 0, result.output
+    assert (6, "advanced", "expert:3:0") in calls
+    doc = json.loads(result.output)
+    assert doc["expert_deals"] == 6
+    assert set(doc["card_play"]["advanced->expert:3:0"]) == set(NAMES)
+    calls.clear()
+    result = CliRunner().invoke(cli, [*args[:3], "--expert-deals", "0", "--out", "-"])
+    assert result.exit_code == 0 and not any(hero.startswith("expert") for *_, hero in calls)
+
+
+@pytest.mark.parametrize("bad", ["1", "-3", "x"])
+def test_bad_expert_deals_are_refused(bad):
+    result = CliRunner().invoke(
+        cli, ["ladder", "--deals", "20", "--expert-deals", bad, "--out", "-"]
+    )
+    assert result.exit_code == 2
+    assert "expert-deals" in result.output

@@ -9,6 +9,7 @@ import pytest
 import bonken_sim
 from bonken_sim._core import strategy_advanced as A
 from bonken_sim._core import strategy_basic as B
+from bonken_sim._core.expert import expert_workspace
 from bonken_sim._core.ids import STRAT_ADVANCED
 from bonken_sim._core.playout import play_staked
 from bonken_sim._core.ruleset import (
@@ -315,6 +316,7 @@ def _play_staked(seed, deal, v, strat, stake):
         order,
         trace,
         np.asarray(stake, np.int64),
+        expert_workspace(),
     )
     return trace[:n].tolist(), scores.tolist()
 

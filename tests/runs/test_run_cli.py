@@ -70,7 +70,8 @@ def test_bad_counts_are_one_clear_line(capsys, tmp_path, deals, message):
     [
         (
             ["--strategies", "basic,clever"],
-            "--strategies: unknown strategy 'clever' (expected one of: random, basic, advanced)",
+            "--strategies: unknown strategy 'clever' "
+            "(expected one of: random, basic, advanced, expert)",
         ),
         (
             ["--strategies", "basic,basic"],
