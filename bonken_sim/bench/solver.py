@@ -104,28 +104,22 @@ def run_solver_bench(
     if not kinds:
         return doc
     solve_value(ending(seed, 0, 1), variants[0], LEADER, 0, as_ruleset(None), table_bits, 1)
-    echo("")
-    echo(
-        f"solver: ms per (position, contract, seat), one core, seed {seed}, seat {LEADER} "
-        f"leads; a solve gives up after {max_nodes:,} nodes (counted at that)"
-    )
-    head = f"{'contract':14s}"
-    for name, _, n in kinds:
-        head += f" | {name + f' ({n})':>42s}"
-    echo(head)
-    sub = (
-        f"{'':14s}"
-        + f" | {'median':>8s} {'p90':>8s} {'max':>8s} {'nodes':>9s} {'gave up':>7s}" * (len(kinds))
-    )
-    echo(sub)
-    for v in variants:
-        row = f"{v.name:14s}"
-        for name, c, n in kinds:
+    for name, c, n in kinds:
+        echo("")
+        echo(
+            f"solver, {name} ({n} per contract, seed {seed}, seat {LEADER} leads, the valued "
+            f"seat turns with the deal): one value on one core; gives up after {max_nodes:,} "
+            "nodes"
+        )
+        echo(
+            f"{'contract':14s}{'median ms':>11s}{'p90 ms':>10s}{'max ms':>10s}"
+            f"{'median nodes':>14s}{'max nodes':>13s}{'gave up':>9s}"
+        )
+        for v in variants:
             st = time_contract(v, n, c, seed, max_nodes, table_bits)
             doc["kinds"][name]["contracts"][v.name] = st.record()
-            row += (
-                f" | {st.median_ms:8.2f} {st.p90_ms:8.2f} {st.max_ms:8.2f} "
-                f"{st.median_nodes:9,d} {st.gave_up:7d}"
+            echo(
+                f"{v.name:14s}{st.median_ms:11.2f}{st.p90_ms:10.2f}{st.max_ms:10.2f}"
+                f"{st.median_nodes:14,d}{st.max_nodes:13,d}{st.gave_up:9d}"
             )
-        echo(row)
     return doc
