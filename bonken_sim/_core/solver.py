@@ -15,10 +15,10 @@ The search is fail-soft alpha-beta over single cards. What keeps it small:
 - equivalent cards searched once: two cards of one hand are interchangeable when no other
   card still in play (held, or on the current trick) lies between them and they carry the
   same points (so K and Q of a suit differ in herenboeren);
-- bounds from the points still in play: the value of the remaining tricks lies between the
-  sum of its negative parts and the sum of its positive parts (0 once the K of hearts fell
-  in hartenheer), narrowed by the top trumps in a trump contract; they cut whole subtrees
-  against the window; the last trick is scored without a search;
+- bounds (solver_bounds.py) from the points still in play, the top trumps in a trump
+  contract, and in the negative contracts the positions where P can duck every remaining
+  trick or must win the next one; they cut whole subtrees against the window; the last
+  trick is scored without a search;
 - move ordering: the table's best card first, then cheap per-contract guesses (win with the
   lowest card that wins, duck with the highest card that ducks, opponents lead where P
   cannot duck, ...).
