@@ -15,10 +15,10 @@ The search is fail-soft alpha-beta over single cards. What keeps it small:
 - equivalent cards searched once: two cards of one hand are interchangeable when no other
   card still in play (held, or on the current trick) lies between them and they carry the
   same points (so K and Q of a suit differ in herenboeren);
-- bounds from the points still in play: the value of the remaining tricks lies between the
-  sum of its negative parts and the sum of its positive parts (0 once the K of hearts fell
-  in hartenheer), narrowed by the top trumps in a trump contract; they cut whole subtrees
-  against the window; the last trick is scored without a search;
+- bounds (solver_bounds.py) from the points still in play, the top trumps in a trump
+  contract, and in the negative contracts the positions where P can duck every remaining
+  trick or must win the next one; they cut whole subtrees against the window; the last
+  trick is scored without a search;
 - move ordering: the table's best card first, then cheap per-contract guesses (win with the
   lowest card that wins, duck with the highest card that ducks, opponents lead where P
   cannot duck, ...).
@@ -61,6 +61,29 @@ from .ruleset import (
     F_TRUMP,
     F_TRUMP_PLAY,
 )
+from .solver_bounds import (
+    C_A_MASK,
+    C_A_PTS,
+    C_ABORTED,
+    C_B_MASK,
+    C_B_PTS,
+    C_DUCKS,
+    C_GEN,
+    C_HMODE,
+    C_LAST_PTS,
+    C_MAX_NODES,
+    C_NODES,
+    C_SEAT,
+    C_TMODE,
+    C_TRICK_PTS,
+    C_TRUMP,
+    can_duck_all,
+    card_pts,
+    position_bounds,
+)
+from .solver_bounds import (
+    N_CTX as N_CTX,  # the caller allocates the context: np.zeros(solver.N_CTX, np.int64)
+)
 from .solver_table import (
     NO_BOUND_HI,
     NO_BOUND_LO,
@@ -75,12 +98,6 @@ from .solver_table import (
     new_table as new_table,  # the caller allocates the table: solver.new_table
 )
 from .trick import beats, lead_ban, trick_legal
-
-# The search context: one int64 array of the rule values and counters.
-C_SEAT, C_TRUMP, C_TMODE, C_HMODE, C_TRICK_PTS, C_LAST_PTS = range(6)
-C_A_MASK, C_A_PTS, C_B_MASK, C_B_PTS, C_GEN, C_NODES = range(6, 12)
-C_MAX_NODES, C_ABORTED = range(12, 14)  # the node budget; 1 when a search ran out of it
-N_CTX = 14
 
 NO_VALUE = -(2**62)  # solve_cards: the card is not legal
 
@@ -101,53 +118,8 @@ def _setup(ctx, row, seat, tt, max_nodes):
     ctx[C_NODES] = 0
     ctx[C_MAX_NODES] = max_nodes
     ctx[C_ABORTED] = 0
-
-
-@jit
-def _card_pts(cards, ctx):
-    """Points of the point cards among ``cards``."""
-    return ctx[C_A_PTS] * npop(cards & np.uint64(ctx[C_A_MASK])) + ctx[C_B_PTS] * npop(
-        cards & np.uint64(ctx[C_B_MASK])
-    )
-
-
-@jit
-def _bounds(rem, ctx):
-    """(lowest, highest) score any seat can get from the tricks of the cards ``rem``."""
-    n = npop(rem) >> 2
-    tp = ctx[C_TRICK_PTS]
-    last = ctx[C_LAST_PTS]
-    a = ctx[C_A_PTS] * npop(rem & np.uint64(ctx[C_A_MASK]))
-    b = ctx[C_B_PTS] * npop(rem & np.uint64(ctx[C_B_MASK]))
-    lo = min(tp, 0) * n + min(last, 0) + min(a, 0) + min(b, 0)
-    hi = max(tp, 0) * n + max(last, 0) + max(a, 0) + max(b, 0)
-    return lo, hi
-
-
-@jit
-def _position_bounds(hands, rem, ctx):
-    """(lowest, highest) score for P from the position: _bounds, narrowed in a trump contract
-    that scores tricks only by the top trumps. A trump of P above every other trump wins the
-    trick it is played to, and every card is played, so P wins at least one trick per such
-    trump. A trump of opponent j above all of P's trumps wins or loses its trick to another
-    opponent, never to P, and j's cards go to different tricks: P loses at least as many
-    tricks as any one opponent holds such trumps."""
-    lo, hi = _bounds(rem, ctx)
-    trump = ctx[C_TRUMP]
-    tp = ctx[C_TRICK_PTS]
-    if trump < 0 or tp <= 0 or ctx[C_LAST_PTS] != 0 or ctx[C_A_PTS] != 0 or ctx[C_B_PTS] != 0:
-        return lo, hi
-    P = ctx[C_SEAT]
-    T = SUIT_MASKS[trump]
-    mine = hands[P] & T
-    others = rem & T & ~mine
-    sure = npop(mine & above(highest(others))) if others != U0 else npop(mine)
-    beaten = np.int64(0)
-    over = above(highest(mine)) if mine != U0 else T
-    for j in range(4):
-        if j != P:
-            beaten = max(beaten, npop(hands[j] & over))
-    return max(lo, tp * sure), min(hi, tp * ((npop(rem) >> 2) - beaten))
+    positive = max(row[F_TRICK_PTS], 0) + max(row[F_LAST_PTS], 0) + max(row[F_PTS_A], 0)
+    ctx[C_DUCKS] = row[F_TRUMP] < 0 and positive + max(row[F_PTS_B], 0) == 0
 
 
 @jit
@@ -162,7 +134,7 @@ def _last_trick(hands, rem, leader, ctx):
             wcard, wseat = c, s
     if wseat != ctx[C_SEAT]:
         return np.int64(0)
-    return ctx[C_TRICK_PTS] + ctx[C_LAST_PTS] + _card_pts(rem, ctx)
+    return ctx[C_TRICK_PTS] + ctx[C_LAST_PTS] + card_pts(rem, ctx)
 
 
 @jit
@@ -265,7 +237,7 @@ def _enter(d, hands, ctx, tt, si, su):
             return 1, np.int64(0)
         if npop(rem) == 4:
             return 1, _last_trick(hands, rem, leader, ctx)
-        lo, hi = _position_bounds(hands, rem, ctx)
+        lo, hi = position_bounds(hands, rem, leader, ctx)
         if lo >= beta or lo == hi:
             return 1, lo
         if hi <= alpha:
@@ -287,6 +259,11 @@ def _enter(d, hands, ctx, tt, si, su):
         # The value lies in [lo, hi]: a window wider than that only slows the search.
         alpha = max(alpha, lo - 1)
         beta = min(beta, hi + 1)
+    elif ctx[C_DUCKS] and si[d, I_WSEAT] != P and ((P - leader) & 3) < pos:
+        # P has lost this trick: no points for P in it, and none after it if P can duck
+        # everything (the others' cards still to come to this trick only help P).
+        if can_duck_all(hands, P, False, False):
+            return 1, np.int64(0)
     si[d, I_ALPHA] = alpha
     si[d, I_BETA] = beta
     si[d, I_NODES0] = ctx[C_NODES]
@@ -418,7 +395,7 @@ def _play(d, c, hands, ctx, si, su):
     e = d + 1
     if pos == 3:
         if wseat == P:
-            gain = ctx[C_TRICK_PTS] + _card_pts(trick, ctx)
+            gain = ctx[C_TRICK_PTS] + card_pts(trick, ctx)
             if (hands[0] | hands[1] | hands[2] | hands[3]) == U0:
                 gain += ctx[C_LAST_PTS]
         si[e, I_POS] = 0
@@ -524,9 +501,15 @@ def _start(si, su, pos, leader, led, wcard, trick, alpha, beta):
 def _bisect(hands, ctx, tt, si, su, pos, leader, led, wcard, trick, lo, hi):
     """The exact value of a position with value in [lo, hi], by zero-window tests "is it at
     least g?" (each far cheaper than one wide-window search; the table keeps the bounds
-    from test to test). Fail-soft answers move a bound past g when they can."""
+    from test to test). Fail-soft answers move a bound past g when they can.
+
+    In the negative contracts without trumps the tests walk down from the highest bound
+    (MTD(f) from above: "is it at least hi?", then at least the upper bound that test
+    returned, ...): their values sit near the top of the range and the tests above the
+    value are cheap (measured on 9-card endings: 7-21% fewer nodes than bisection; the
+    same in laatste_slag, which has one test). Elsewhere g bisects [lo, hi]."""
     while lo < hi and not ctx[C_ABORTED]:
-        g = (lo + hi + 1) >> 1
+        g = hi if ctx[C_DUCKS] else (lo + hi + 1) >> 1
         _start(si, su, pos, leader, led, wcard, trick, g - 1, g)
         v = search(hands, ctx, tt, si, su)
         if v >= g:
@@ -547,7 +530,7 @@ def solve_value(hands, leader, seat, row, tt, ctx, si, su, max_nodes):
     The search stops after ``max_nodes`` nodes: then ``ctx[C_ABORTED]`` is 1 and the
     returned number means nothing."""
     _setup(ctx, row, seat, tt, max_nodes)
-    lo, hi = _position_bounds(hands, hands[0] | hands[1] | hands[2] | hands[3], ctx)
+    lo, hi = position_bounds(hands, hands[0] | hands[1] | hands[2] | hands[3], leader, ctx)
     return _bisect(hands, ctx, tt, si, su, 0, leader, -1, -1, U0, lo, hi)
 
 
@@ -563,7 +546,7 @@ def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values, max_nodes):
     H = hands[leader]
     L = trick_legal(H, 0, -1, U0, lead_ban(ctx[C_HMODE], (rem & HEARTS) != HEARTS), 0, 0, -1)
     cand = representatives(L, H, rem, ctx)
-    lo, hi = _position_bounds(hands, rem, ctx)
+    lo, hi = position_bounds(hands, rem, -1, ctx)  # bounds for every lead, not the best one
     maxing = leader == seat
     best = np.int64(NO_VALUE) if maxing else -np.int64(NO_VALUE)
     m = cand

@@ -96,10 +96,13 @@ def run_bench(
     out_dir: Path | None = None,
     echo=print,
     strategies: tuple[str, ...] = tuple(STRATEGIES),
+    solver: dict | None = None,
 ) -> dict:
     """Measure and return a result document; also written as JSON to ``out_dir``.
 
     ``strategies``: which tiers to measure (names of ``STRATEGIES``), every seat the same.
+    ``solver``: keyword arguments of ``bench.solver.run_solver_bench`` (its sample sizes and
+    node budget; None: its defaults), timed last.
     """
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not strategies:
@@ -181,6 +184,9 @@ def run_bench(
                 f"{sname}: pure-Python reference {ref:,.0f} playouts/s -> numba single thread "
                 f"is {fast / ref:,.0f}x faster"
             )
+    from bonken_sim.bench.solver import run_solver_bench
+
+    result["solver"] = run_solver_bench(echo=echo, **(solver or {}))
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -86,8 +86,43 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     metavar="LIST",
     help="Strategy tiers to measure, comma-separated (each plays all four seats).",
 )
+@click.option(
+    "--solver-endings",
+    default=50,
+    show_default=True,
+    metavar="N",
+    type=click.IntRange(0, 100_000),
+    help="5-card endings per contract for the solver's speed (0 to skip).",
+)
+@click.option(
+    "--solver-deals",
+    default=1,
+    show_default=True,
+    metavar="N",
+    type=click.IntRange(0, 10_000),
+    help="Full deals per contract for the solver's speed (0 to skip).",
+)
+@click.option(
+    "--solver-max-nodes",
+    default="1M",
+    show_default=True,
+    metavar="N",
+    callback=count_option,
+    help="The solver gives up a position after this many nodes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
-def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json):
+def bench(
+    deals,
+    repeats,
+    threads,
+    reference_deals,
+    out_dir,
+    strategies,
+    solver_endings,
+    solver_deals,
+    solver_max_nodes,
+    as_json,
+):
     """Measure deal-playouts per second per strategy, variant and thread count."""
     from bonken_sim.bench.bench import run_bench
 
@@ -104,6 +139,11 @@ def bench(deals, repeats, threads, reference_deals, out_dir, strategies, as_json
         reference_deals=reference_deals,
         out_dir=out_dir,
         echo=echo,
+        solver={
+            "endings": solver_endings,
+            "deals": solver_deals,
+            "max_nodes": solver_max_nodes,
+        },
     )
     if as_json:
         click.echo(json.dumps(result, indent=2))

@@ -196,6 +196,45 @@ def solve(
     return SolveResult(seat, leader, int(value), cards, nodes, seconds)
 
 
+@dataclass(frozen=True)
+class ValueRun:
+    """One value-only solve (``solve_value``): the value, or None when the node budget ran
+    out first."""
+
+    value: int | None
+    nodes: int
+    seconds: float
+
+
+def solve_value(
+    hands: Sequence[int],
+    variant: Variant,
+    leader: int,
+    seat: int,
+    rules: Ruleset,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> ValueRun:
+    """The value alone for ``seat`` (no card values) of the position of four hand masks, as
+    other kernels get it from the numba entry point; the benchmark times this. Checks
+    nothing: give a position ``parse_hands`` accepts and a trick variant."""
+    h = np.array(hands, dtype=np.uint64)
+    row = rules.table[variant.id]
+    sc = _SCRATCH
+    with sc.lock:
+        sc.ensure(int(table_bits))
+        start = time.perf_counter()
+        value = S.solve_value(h, leader, seat, row, sc.table, sc.ctx, sc.si, sc.su, max_nodes)
+        seconds = time.perf_counter() - start
+        solved = not sc.ctx[S.C_ABORTED]
+        return ValueRun(int(value) if solved else None, int(sc.ctx[S.C_NODES]), seconds)
+
+
+def table_bytes() -> int:
+    """Bytes of the solver's transposition table now allocated (fixed per ``table_bits``)."""
+    return int(_SCRATCH.table.nbytes)
+
+
 def engine_deal(seed: int, deal: int, dealer: int = 0) -> tuple[list[int], int]:
     """The four hands of deal ``deal`` of ``seed`` and the seat that leads it (dealer + 1)."""
     return deal_hands(seed, deal), (check_dealer(dealer) + 1) % 4

@@ -65,6 +65,40 @@ def test_four_card_endings_match_brute_force():
         _check(rs_name, _ending(rng, 4), TRICK_VARIANTS[i % 11], i % 4, rng.randrange(4))
 
 
+def test_five_card_endings_match_brute_force():
+    """The largest endings checked against the brute force: 5 cards a seat, two per trick
+    variant, both rulesets."""
+    rng = random.Random("solver-5")
+    for i in range(22):
+        rs_name = ("standard", "strict")[i % 2]
+        _check(rs_name, _ending(rng, 5), TRICK_VARIANTS[i % 11], i % 4, rng.randrange(4))
+
+
+def test_the_table_does_not_grow_across_solves():
+    """The caller's table is the only memory of the search: solves of any size leave it the
+    same array (same size, same buffer) and only move its generation."""
+    import numpy as np
+
+    from bonken_sim._core import solver as S
+    from bonken_sim._core.ruleset import standard_table
+
+    table = S.new_table(12)
+    size, buffer = table.nbytes, table.ctypes.data
+    ctx = np.zeros(S.N_CTX, np.int64)
+    si, su = S.new_stack()
+    rng = random.Random("table")
+    gens = []
+    for i in range(40):
+        hands = np.array([sum(1 << c for c in h) for h in _ending(rng, 1 + i % 8)], np.uint64)
+        before = hands.copy()
+        S.solve_value(hands, i % 4, 0, standard_table()[i % 12 if i % 12 != 6 else 0], table,
+                      ctx, si, su, 200_000)  # fmt: skip
+        assert np.array_equal(hands, before)  # the hands are given back
+        gens.append(int(table[0]))
+    assert (table.nbytes, table.ctypes.data) == (size, buffer)
+    assert gens == list(range(gens[0], gens[0] + 40))  # a new generation per solve
+
+
 def test_heart_lead_rules_in_endings():
     """Hearts count as broken iff a heart is missing from the four hands (docs/SOLVER.md)."""
     all_hearts = "2H 3H 4H 5H / 6H 7H 8H 9H / TH JH QH AH / KH 2C 3C 4C"
