@@ -158,16 +158,17 @@ RULE_COLORS = {
     "policy": "#ffbb78",
 }
 RULE_WORDS = {
-    "hindsight": "hindsight, no quota",
-    "hindsight_quota": "hindsight, 4 troeven in 11",
-    "policy": "fitted policy, no quota",
-    "policy_quota": "fitted policy, 4 troeven in 11",
+    "hindsight": "hindsight, free",
+    "hindsight_quota": "hindsight, quota",
+    "policy": "fitted policy, free",
+    "policy_quota": "fitted policy, quota",
     "random": "random (a game's mix)",
 }
 
 
 def rule_words(rule: str) -> str:
-    return RULE_WORDS.get(rule, rule.replace("_quota", ", 4 troeven in 11"))
+    """A rule's name in the figures and tables ('quota': held to 4 troeven in 11)."""
+    return RULE_WORDS.get(rule, rule.replace("_quota", ", quota"))
 
 
 def chooser_value(picks: pd.DataFrame) -> Figure:
@@ -196,7 +197,8 @@ def chooser_value(picks: pd.DataFrame) -> Figure:
         color = RULE_COLORS.get(rule, palette[k % len(palette)])
         yy = y + (k - (len(rules) - 1) / 2) * h
         ax.barh(yy, mean, height=h, xerr=err, color=color, capsize=2)
-        for yi, m, share in zip(yy, mean, d["share"], strict=True):
+        ends = mean + np.where(mean >= 0, err[1], -err[0])  # the label goes past the CI
+        for yi, m, share in zip(yy, ends, d["share"], strict=True):
             if np.isfinite(m):
                 ax.text(
                     m,
@@ -297,7 +299,8 @@ def choice_value(rules: pd.DataFrame, freq: pd.DataFrame) -> Figure:
     fig = new_figure(
         max(4.2, 0.3 * (len(single) + len(pairs)) + 1.6),
         "Value of the choice: chooser's relative score per turn, paired on the same deals (95% CI)",
-        left=2.6,
+        left=2.2,
+        right=1.9,
         top=0.85,
         wspace=0.55,
     )
@@ -340,7 +343,7 @@ def choice_value(rules: pd.DataFrame, freq: pd.DataFrame) -> Figure:
     ax_freq.invert_yaxis()
     ax_freq.set_xlabel("% of deals on which the rule picks the contract")
     ax_freq.set_title("what each rule chooses")
-    ax_freq.legend(loc="lower right", fontsize=7)
+    ax_freq.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     return fig
 
 

@@ -46,20 +46,20 @@ def paired_choice(
         acc = ChoiceStats.empty((*chosen, "random"), V)
     w = np.full(V, 1 / V) if weights is None else weights
     cols = np.arange(n)
-    values = [rel[chosen[name], cols] for name in chosen] + [w @ rel]
-    for i, x in enumerate(values):
-        acc.sums[i] += x.sum()
-        acc.sumsq[i] += (x * x).sum()
-        for j, y in enumerate(values):
-            if j != i:
-                d = x - y
-                acc.diff_sums[i, j] += d.sum()
-                acc.diff_sumsq[i, j] += (d * d).sum()
-        if i < len(chosen):
-            pick = chosen[acc.rules[i]]
-            acc.chosen[i] += np.bincount(pick, minlength=V)
-            acc.pick_sums[i] += np.bincount(pick, x, minlength=V)
-            acc.pick_sumsq[i] += np.bincount(pick, x * x, minlength=V)
+    values = np.stack([rel[chosen[name], cols] for name in chosen] + [w @ rel])  # (k, n)
+    sums = values.sum(1)
+    # every pair's Σ(x − y)² from one Gram matrix: Σx² − 2Σxy + Σy²
+    gram = values @ values.T
+    sq = np.diag(gram)
+    acc.sums += sums
+    acc.sumsq += sq
+    acc.diff_sums += sums[:, None] - sums[None, :]
+    acc.diff_sumsq += np.maximum(sq[:, None] - 2 * gram + sq[None, :], 0.0)
+    for i, name in enumerate(chosen):
+        pick, x = chosen[name], values[i]
+        acc.chosen[i] += np.bincount(pick, minlength=V)
+        acc.pick_sums[i] += np.bincount(pick, x, minlength=V)
+        acc.pick_sumsq[i] += np.bincount(pick, x * x, minlength=V)
     acc.n += n
     return acc
 

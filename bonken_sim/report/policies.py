@@ -73,7 +73,7 @@ class FittedChoice(_Models):
     best negative, its trump call (the best troeven option, NT included) and how much more
     it values the call than that negative."""
 
-    call_words = "the fitted choice model's best troeven option (C, D, H, S or NT)"
+    call_words = "the fitted choice model's best troeven option: C, D, H, S or NT"
 
     def __call__(self, deals: Any) -> np.ndarray:
         return _choose(self, deals)

@@ -252,9 +252,10 @@ def _choice_figures(
             "1/11 of the turns, troeven 4/11 with a random trump option; its exact average "
             "on each deal). "
             + (
-                "'4 troeven in 11' holds a rule to a game's troeven quota: it calls troeven "
-                "only when its value beats its best negative by more than a price set so "
-                "that it calls troeven on 4 of 11 deals; 'no quota' may call it on any deal. "
+                "'quota' holds a rule to a game's troeven quota, 4 troeven in 11 deals: it "
+                "calls troeven only when its value beats its best negative by more than a "
+                "price set so that it calls troeven on 4 of 11 deals; 'free' may call it on "
+                "any deal. "
                 if quota
                 else ""
             )
@@ -339,24 +340,24 @@ def _choice_headline(rules: pd.DataFrame) -> str:
 def _choice_meaning(rules: pd.DataFrame) -> str:
     hind, pol = _best_rules(rules)
     hv = _row(rules, hind, "random")
+    pv = _row(rules, pol, "random") if pol is not None else None
     if hv is None:
         return ""
-    if pol is None:
+    if pv is None or pol is None:
         return (
             f"Knowing every outcome, the chooser would gain {hv['mean']:+.1f} points per turn "
-            f"over a random choice ({hv['mean_per_game']:+.1f} per game)."
+            f"over a random choice ({hv['mean_per_game']:+.1f} per player and game)."
         )
-    pv = _row(rules, pol, "random")
-    free = _row(rules, "policy")
+    free, held = _row(rules, "policy"), _row(rules, pol)
     text = (
         f"The fitted policy gains {pv['mean']:+.1f} points per turn over a random choice "
-        f"({pv['mean_per_game']:+.1f} per game), {pv['mean'] / hv['mean']:.0%} of the "
-        f"{hv['mean']:+.1f} perfect hindsight would"
+        f"({pv['mean_per_game']:+.1f} per player and game), {pv['mean'] / hv['mean']:.0%} "
+        f"of the {hv['mean']:+.1f} perfect hindsight would"
     )
-    if free is not None and pol.endswith("_quota"):
+    if free is not None and held is not None and pol.endswith("_quota"):
         text += (
             f"; left free it would call troeven on {free['troeven_share']:.0%} of deals, "
-            f"where a game allows {_row(rules, pol)['troeven_share']:.0%}"
+            f"where a game allows {held['troeven_share']:.0%}"
         )
     return text + "."
 
@@ -366,20 +367,20 @@ def _choice_findings(stats: RunStats, rules: pd.DataFrame, tabs: Tables) -> list
     if not rules.empty:
         hind, pol = _best_rules(rules)
         hv = _row(rules, hind, "random")
-        if hv is not None and pol is not None:
-            pv = _row(rules, pol, "random")
+        pv = _row(rules, pol, "random") if pol is not None else None
+        if hv is not None and pv is not None and pol is not None:
+            held = " held to 4 troeven in 11" if pol.endswith("_quota") else ""
             out.append(
                 f"Choosing well is worth {pv['mean']:+.1f} points per chooser turn over a "
-                f"random choice, {pv['mean_per_game']:+.1f} per game of 11 deals, for the "
-                f"fitted policy{' held to 4 troeven in 11' if pol.endswith('_quota') else ''}"
-                f"; perfect hindsight would gain {hv['mean']:+.1f} per turn "
-                f"({hv['mean_per_game']:+.1f} per game), so the policy realises "
-                f"{pv['mean'] / hv['mean']:.0%} of it."
+                f"random choice, {pv['mean_per_game']:+.1f} per player and game of 11 deals, "
+                f"for the fitted policy{held}; perfect hindsight would gain "
+                f"{hv['mean']:+.1f} per turn ({hv['mean_per_game']:+.1f} per game), so the "
+                f"policy realises {pv['mean'] / hv['mean']:.0%} of it."
             )
         elif hv is not None:
             out.append(
                 f"Perfect hindsight would gain {hv['mean']:+.1f} points per chooser turn over "
-                f"a random choice ({hv['mean_per_game']:+.1f} per game of 11 deals)."
+                f"a random choice ({hv['mean_per_game']:+.1f} per player and game of 11 deals)."
             )
     cv = tabs["chooser_value"].set_index("variant")
     fixed = [f"troeven_{s}" for s in "CDHS"]
@@ -475,7 +476,7 @@ def _picks_meaning(picks: pd.DataFrame) -> str:
             from bonken_sim.report.figures_contracts import rule_words
 
             return (
-                f"The {rule_words(rule)} gains most when it picks {hi['contract']} "
+                f"The rule '{rule_words(rule)}' gains most when it picks {hi['contract']} "
                 f"({hi['mean']:+.1f} on {hi['share']:.0%} of deals) and least with "
                 f"{lo['contract']} ({lo['mean']:+.1f} on {lo['share']:.0%})."
             )
@@ -483,9 +484,18 @@ def _picks_meaning(picks: pd.DataFrame) -> str:
 
 
 def _feature_panels(stats: RunStats, imp: pd.DataFrame) -> list[tuple[str, str]]:
-    """(contract, its most predictive hand feature) for each contract a chooser weighs."""
-    top = imp[imp["rank"] == 1].set_index("variant")["feature"]
-    return [(stats.contracts[k], top[stats.contracts[k]]) for k in T.choice_set(stats)]
+    """(contract, feature) panels: each contract a chooser weighs against its most predictive
+    hand feature, and against the runner-up too when that explains nearly as much (within a
+    fifth): a near tie is not a ranking."""
+    panels = []
+    for k in T.choice_set(stats):
+        name = stats.contracts[k]
+        ranked = imp[(imp["variant"] == name) & (imp["rank"] >= 1)].sort_values("rank")
+        first, second = ranked.iloc[0], ranked.iloc[1]
+        panels.append((name, first["feature"]))
+        if second["eta2"] >= 0.8 * first["eta2"]:
+            panels.append((name, second["feature"]))
+    return panels
 
 
 def _top_features(imp: pd.DataFrame, k: int = 3) -> pd.DataFrame:
@@ -539,36 +549,75 @@ def _hand_meaning(hf: pd.DataFrame, imp: pd.DataFrame) -> str:
 def _cost_findings(
     stats: RunStats, es: pd.DataFrame, imp: pd.DataFrame, hf: pd.DataFrame
 ) -> list[str]:
+    """Seat against hand, and the range of the seat edges, over the contracts a chooser
+    weighs (the fixed-suit troeven rows are left to the tables)."""
+    from bonken_sim.report.figure_kit import MIN_N
     from bonken_sim.report.figures_contracts import FEATURE_WORDS
 
+    weighed = [stats.contracts[k] for k in T.choice_set(stats)]
+    imp = imp[imp["variant"].isin(weighed)]
     seat = imp[imp["feature"] == "seat"].set_index("variant")["eta2"]
     top = imp[imp["rank"] == 1].set_index("variant")
+    wins = int((top["eta2"] > seat[top.index]).sum())
     c = top["eta2"].idxmax()
     f = top.loc[c, "feature"]
     pooled = hf[(hf["variant"] == c) & (hf["feature"] == f) & (hf["relation"] == "all")]
-    from bonken_sim.report.figure_kit import MIN_N
-
     pooled = pooled[pooled["n"] >= MIN_N].sort_values("value")
+    lead = (
+        f"In all {len(top)} contracts a single feature of the hand explains more of a seat's "
+        "score than the seat does"
+        if wins == len(top)
+        else f"In {wins} of {len(top)} contracts a single feature of the hand explains more "
+        "of a seat's score than the seat does"
+    )
+    span = (
+        f": from {pooled['mean'].iloc[0]:+.1f} at {pooled['value'].iloc[0]} to "
+        f"{pooled['mean'].iloc[-1]:+.1f} points per deal at {pooled['value'].iloc[-1]}"
+        if len(pooled) >= 2
+        else ""
+    )
     out = [
-        f"The hand matters far more than the seat: the seat explains at most "
-        f"{seat.max():.1%} of the variance of a score ({seat.idxmax()}), one feature of the "
-        f"hand up to {top.loc[c, 'eta2']:.0%} ({FEATURE_WORDS[f]} in {c}"
-        + (
-            f": from {pooled['mean'].iloc[0]:+.1f} at {pooled['value'].iloc[0]} to "
-            f"{pooled['mean'].iloc[-1]:+.1f} points per deal at {pooled['value'].iloc[-1]})."
-            if len(pooled) >= 2
-            else ")."
-        )
+        f"{lead}: the seat explains at most {seat.max():.1%} of its variance "
+        f"({seat.idxmax()}), one feature of the hand up to {top.loc[c, 'eta2']:.0%} "
+        f"({FEATURE_WORDS[f]} in {c}{span})."
     ]
-    edge = es.assign(edge=es["mean"] - es["fair_share"])
+    low = _low_cards_finding(hf, imp)
+    if low:
+        out.append(low)
+    edge = es[es["variant"].isin(weighed)]
+    edge = edge.assign(edge=edge["mean"] - edge["fair_share"])
     worst = edge.loc[edge["edge"].idxmin()]
     best = edge.loc[edge["edge"].idxmax()]
     out.append(
-        f"Seat edges over a fair share are small: from {worst['edge']:+.1f} points per deal "
+        f"A seat's edge over a fair share ranges from {worst['edge']:+.1f} points per deal "
         f"({REL_DISPLAY[worst['relation']]} in {worst['variant']}) to {best['edge']:+.1f} "
         f"({REL_DISPLAY[best['relation']]} in {best['variant']})."
     )
     return out
+
+
+def _low_cards_finding(hf: pd.DataFrame, imp: pd.DataFrame) -> str:
+    """Laatste slag, when the 2s held are its strongest feature: the run's means at the
+    fewest and most 2s, and why."""
+    from bonken_sim.report.figure_kit import MIN_N
+
+    top = imp[(imp["variant"] == "laatste_slag") & (imp["rank"] == 1)]
+    if top.empty or top["feature"].iloc[0] != "twos":
+        return ""
+    d = hf[
+        (hf["variant"] == "laatste_slag")
+        & (hf["feature"] == "twos")
+        & (hf["relation"] == "all")
+        & (hf["n"] >= MIN_N)
+    ].sort_values("value")
+    if len(d) < 2:
+        return ""
+    a, b = d.iloc[0], d.iloc[-1]
+    return (
+        f"In laatste slag what counts is the 2s held, not high cards: {a['mean']:+.1f} points "
+        f"per deal with {a['value']} twos, {b['mean']:+.1f} with {b['value']}: a 2 kept to the "
+        "end almost never wins the last trick."
+    )
 
 
 def _trump_meaning(by_length: pd.DataFrame) -> str:
