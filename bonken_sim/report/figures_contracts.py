@@ -160,8 +160,8 @@ RULE_COLORS = {
 RULE_WORDS = {
     "hindsight": "hindsight, free",
     "hindsight_quota": "hindsight, quota",
-    "policy": "fitted policy, free",
-    "policy_quota": "fitted policy, quota",
+    "policy": "policy, free",
+    "policy_quota": "policy, quota",
     "random": "random (a game's mix)",
 }
 
@@ -200,10 +200,11 @@ def chooser_value(picks: pd.DataFrame) -> Figure:
         ends = mean + np.where(mean >= 0, err[1], -err[0])  # the label goes past the CI
         for yi, m, share in zip(yy, ends, d["share"], strict=True):
             if np.isfinite(m):
+                pct = f"{100 * share:.0f}%" if share >= 0.01 else f"{100 * share:.1f}%"
                 ax.text(
                     m,
                     yi,
-                    f" {100 * share:.0f}% ",
+                    f" {pct} ",
                     va="center",
                     fontsize=7,
                     ha="left" if m >= 0 else "right",
