@@ -206,7 +206,7 @@ def first_pass(
         _parallel_pass_one(
             pool.executor, layout, parts, double_rules, choice_rules, absorb, pool.workers
         )
-    call_rule = call_source(choice_rules)[1] if own else ""
+    call_rule = call_source(choice_rules, layout.variants)[1] if own else ""
     stats = RunStats(manifest, layout.variants, layout.dealer, hists, str(root), None, call_rule)
     return stats, picks
 

@@ -62,18 +62,37 @@ NEG_SUFFIX, GAP_SUFFIX = "@neg", "@gap"
 LONGEST_CALL = "his longest suit (ties: more of A K Q J, then the higher suit), never NT"
 
 
-def call_source(choice_rules: Mapping[str, ChoiceRule] | None) -> tuple[str | None, str]:
-    """The choice rule whose trump call is the chooser's own call (None: his longest suit),
-    and how the call is made, in words."""
-    for name, rule in (choice_rules or {}).items():
-        if callable(getattr(rule, GAME_VALUES, None)):
-            return name, getattr(rule, "call_words", f"the trump rule {name!r} calls")
-    return None, LONGEST_CALL
-
-
 def has_own_call(variants: Sequence[str]) -> bool:
     """Whether the run plays every troeven option, so the chooser's own call can be scored."""
     return all(f"troeven_{t}" in variants for t in ("C", "D", "H", "S", "NT"))
+
+
+def weighs_troeven(variants: Sequence[str]) -> bool:
+    """Whether a choice between troeven (the own call) and negatives can be valued: every
+    troeven option and at least one negative."""
+    return has_own_call(variants) and any(not v.startswith("troeven") for v in variants)
+
+
+def call_source(
+    choice_rules: Mapping[str, ChoiceRule] | None, variants: Sequence[str]
+) -> tuple[str | None, str]:
+    """The choice rule whose trump call is the chooser's own call (None: his longest suit),
+    and how the call is made, in words."""
+    if weighs_troeven(variants):
+        for name, rule in (choice_rules or {}).items():
+            if callable(getattr(rule, GAME_VALUES, None)):
+                return name, getattr(rule, "call_words", f"the trump rule {name!r} calls")
+    return None, LONGEST_CALL
+
+
+def for_run(rules: Mapping[str, Any] | None, variants: Sequence[str]) -> dict[str, Any]:
+    """The rules as they apply to a run of ``variants``: a rule with ``for_variants`` (the
+    fitted policies) chooses among the run's variants only."""
+    out = {}
+    for name, rule in (rules or {}).items():
+        restrict = getattr(rule, "for_variants", None)
+        out[name] = restrict(tuple(variants)) if callable(restrict) else rule
+    return out
 
 
 def _seat_features(deals, seats: Sequence[int]) -> dict[str, np.ndarray]:
@@ -188,8 +207,8 @@ def pass_one(
     with game values, its best negative and its gap: five more). When the run plays every
     troeven option, the chooser's own call (CALL_KEY) is kept too and scored as one more
     contract, OWN_TROEVEN, after the variants."""
-    double_rules = dict(double_rules or {})
-    choice_rules = dict(choice_rules or {})
+    double_rules = for_run(double_rules, layout.variants)
+    choice_rules = for_run(choice_rules, layout.variants)
     seats = layout.seats
     V = len(layout.variants)
     own = has_own_call(layout.variants)
@@ -198,7 +217,8 @@ def pass_one(
     picks: dict[int, dict[str, np.ndarray]] = {}
     suit_v = [_loc(layout, f"troeven_{s}") for s in "CDHS"]
     nt_v = _loc(layout, "troeven_NT")
-    source, _ = call_source(choice_rules)
+    source, _ = call_source(choice_rules, layout.variants)
+    game = weighs_troeven(layout.variants)
     cols = None
     if not (double_rules or choice_rules):  # rules see the whole deals table
         cols = [f"hand_{s}" for s in seats] + [f"{f}_{s}" for f in _STORED for s in seats]
@@ -213,7 +233,7 @@ def pass_one(
         mine: dict[str, np.ndarray] = {}
         if double_rules or choice_rules:
             frame = part.deals.to_pandas()
-            mine = _rule_picks(frame, choice_rules, layout.variants, part.n)
+            mine = _rule_picks(frame, choice_rules, layout.variants, part.n, game)
             for name, rule in double_rules.items():
                 masks[name] = np.stack(
                     [_pair_mask(rule(frame, v), seats, part.n) for v in layout.variants]
@@ -258,15 +278,16 @@ def pass_one(
 
 
 def _rule_picks(
-    frame: Any, choice_rules: Mapping[str, ChoiceRule], variants: Sequence[str], n: int
+    frame: Any, choice_rules: Mapping[str, ChoiceRule], variants: Sequence[str], n: int, game
 ) -> dict[str, np.ndarray]:
-    """Each choice rule's pick per deal (int8 variant index); for a rule with game values
-    also its best negative (``@neg``), trump call (``@call``) and gap (``@gap``, float32)."""
+    """Each choice rule's pick per deal (int8 variant index); with ``game`` (the run can
+    weigh troeven against negatives), for a rule with game values also its best negative
+    (``@neg``), trump call (``@call``) and gap (``@gap``, float32)."""
     out: dict[str, np.ndarray] = {}
     for name, rule in choice_rules.items():
         out[name] = _variant_ids(rule(frame), variants, name, n).astype(np.int8)
         game_values = getattr(rule, GAME_VALUES, None)
-        if callable(game_values):
+        if game and callable(game_values):
             neg, call, gap = game_values(frame)
             out[name + NEG_SUFFIX] = _variant_ids(neg, variants, name, n).astype(np.int8)
             out[name + CALL_KEY] = _variant_ids(call, variants, name, n).astype(np.int8)

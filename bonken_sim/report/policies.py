@@ -26,6 +26,20 @@ class _Models:
         self.dealer = int(dealer)
         self.models_path = models_path
         self._models: Any = None
+        #: the run's variants, the only ones it may choose (None: all twelve)
+        self.variants: tuple[str, ...] | None = None
+
+    def for_variants(self, variants: tuple[str, ...]) -> Any:
+        """This rule for a run of ``variants`` only: it chooses among them."""
+        import copy
+
+        rule = copy.copy(self)
+        rule.variants = tuple(variants)
+        return rule
+
+    def allowed(self, names: list[str]) -> np.ndarray:
+        """(len(names),) bool: which of ``names`` this rule may choose."""
+        return np.array([self.variants is None or n in self.variants for n in names])
 
     @property
     def models(self) -> Any:
@@ -59,10 +73,12 @@ def _values(policy: _Models, deals: Any) -> np.ndarray:
 
 
 def _choose(policy: _Models, deals: Any) -> np.ndarray:
-    """The variant with the best relative value (``choice.choose`` without game context)."""
+    """The variant of the run with the best relative value (``choice.choose`` without game
+    context)."""
     from bonken_sim.models.choice import NAMES
 
-    return np.asarray(NAMES, dtype=object)[_values(policy, deals).argmax(1)]
+    rel = np.where(policy.allowed(NAMES), _values(policy, deals), -np.inf)
+    return np.asarray(NAMES, dtype=object)[rel.argmax(1)]
 
 
 class FittedChoice(_Models):
@@ -82,8 +98,9 @@ class FittedChoice(_Models):
         from bonken_sim.models.choice import NAMES, NEGATIVES, TROEVENS
 
         rel = _values(self, deals)
-        neg = np.array([NAMES.index(v) for v in NEGATIVES])
-        trump = np.array([NAMES.index(v) for v in TROEVENS])
+        ok = self.allowed(NAMES)
+        neg = np.array([NAMES.index(v) for v in NEGATIVES if ok[NAMES.index(v)]])
+        trump = np.array([NAMES.index(v) for v in TROEVENS if ok[NAMES.index(v)]])
         best_neg = neg[rel[:, neg].argmax(1)]
         call = trump[rel[:, trump].argmax(1)]
         rows = np.arange(len(rel))

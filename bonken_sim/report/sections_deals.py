@@ -392,7 +392,7 @@ def _choice_findings(stats: RunStats, rules: pd.DataFrame, tabs: Tables) -> list
             f"({suit:+.1f}, the four suits averaged)."
         )
     hand = _best_meaning(tabs["best_contract"], by="hcp")
-    if hand:
+    if hand and len(T.choice_set(stats)) > 1:
         out.append(hand)
     return out
 
@@ -563,13 +563,15 @@ def _cost_findings(
     f = top.loc[c, "feature"]
     pooled = hf[(hf["variant"] == c) & (hf["feature"] == f) & (hf["relation"] == "all")]
     pooled = pooled[pooled["n"] >= MIN_N].sort_values("value")
-    lead = (
-        f"In all {len(top)} contracts a single feature of the hand explains more of a seat's "
-        "score than the seat does"
+    where = (
+        f"In {top.index[0]}"
+        if len(top) == 1
+        else f"In all {len(top)} contracts"
         if wins == len(top)
-        else f"In {wins} of {len(top)} contracts a single feature of the hand explains more "
-        "of a seat's score than the seat does"
+        else f"In {wins} of {len(top)} contracts"
     )
+    verb = "explains" if wins else "does not explain"
+    lead = f"{where} a single feature of the hand {verb} more of a seat's score than the seat"
     span = (
         f": from {pooled['mean'].iloc[0]:+.1f} at {pooled['value'].iloc[0]} to "
         f"{pooled['mean'].iloc[-1]:+.1f} points per deal at {pooled['value'].iloc[-1]}"

@@ -300,3 +300,21 @@ def test_hand_panels_show_each_contracts_strongest_feature(stats_a):
         if second.loc[contract, "eta2"] >= 0.8 * first.loc[contract, "eta2"]:
             want.append(second.loc[contract, "feature"])
         assert [f for c, f in panels if c == contract] == want
+
+
+@pytest.mark.parametrize("contracts", [("bukken", "troeven_H"), ("troeven",)])
+def test_fitted_policy_on_a_run_of_some_contracts(tmp_path, contracts):
+    """The fitted policy chooses among the run's contracts only; without a negative there
+    is no quota, without all five troeven options no own call."""
+    from bonken_sim.report.policies import fitted_rules
+
+    out = tmp_path / "run"
+    bonken_sim.run(deals=600, seed=2, dealer=DEALER, out=out, threads=1, contracts=contracts)
+    stats = aggregate(out, *fitted_rules(DEALER))
+    rules, freq = T.choice_value(stats)
+    chosen = freq[(freq["rule"] == "policy") & (freq["count"] > 0)]["variant"]
+    assert set(chosen) <= {*stats.variants, OWN_TROEVEN}
+    assert stats.choice.game.quota is None and "policy_quota" not in set(rules["rule"])
+    assert (OWN_TROEVEN in stats.contracts) == (contracts == ("troeven",))
+    sections, _ = _sections(stats)
+    assert sections[1].findings  # the sentences still read the tables
