@@ -10,8 +10,10 @@ Two passes: the chooser's relative score of a contract (his score minus that con
 chooser score) needs the means over the whole run before the per-deal hindsight choice
 exists, so the choice comparison (``pass_two``) re-reads the chooser's score column only.
 
-Memory: the only thing that grows with the run is the choice rules' pick per deal, one byte
-each (10 MB for 10 million deals), kept from pass 1 to pass 2.
+Memory: the only thing that grows with the run is what pass 2 needs per deal from pass 1:
+each choice rule's pick and the chooser's own trump call (one byte each), and for a rule with
+game values its best negative, call and gap (six bytes): about 90 MB for 10 million deals
+with the fitted policy.
 """
 
 from __future__ import annotations
@@ -26,9 +28,23 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.report.histograms import Hists, RunStats, chooser_means
-from bonken_sim.report.pass_one import ChoiceRule, DoubleRule, pass_one
-from bonken_sim.report.pass_two import pass_two
+from bonken_sim.report.histograms import (
+    GAME_DEALS,
+    GAME_TROEVEN_DEALS,
+    GameChoice,
+    Hists,
+    RunStats,
+    chooser_means,
+)
+from bonken_sim.report.pass_one import (
+    GAP_SUFFIX,
+    ChoiceRule,
+    DoubleRule,
+    call_source,
+    has_own_call,
+    pass_one,
+)
+from bonken_sim.report.pass_two import hindsight_gaps, pass_two, price, tie_broken
 from bonken_sim.report.run_reader import Layout, open_run, run_layout
 
 __all__ = ["ChoiceRule", "DoubleRule", "Pool", "aggregate", "first_pass", "open_run",
@@ -172,7 +188,9 @@ def first_pass(
     layout = run_layout(root, manifest)
     parts = _parts_in_order(manifest)
     parallel = pool.shares(parts) and _picklable(choice_rules, double_rules)
-    hists = Hists.empty(len(layout.variants), list(double_rules or {}))
+    V = len(layout.variants)
+    own = has_own_call(layout.variants)
+    hists = Hists.empty(V, list(double_rules or {}), V + own)
     picks: dict[int, dict[str, np.ndarray]] = {}
 
     def absorb(result: tuple[Hists, dict[int, dict[str, np.ndarray]]]) -> None:
@@ -188,7 +206,41 @@ def first_pass(
         _parallel_pass_one(
             pool.executor, layout, parts, double_rules, choice_rules, absorb, pool.workers
         )
-    return RunStats(manifest, layout.variants, layout.dealer, hists, str(root)), picks
+    call_rule = call_source(choice_rules, layout.variants)[1] if own else ""
+    stats = RunStats(manifest, layout.variants, layout.dealer, hists, str(root), None, call_rule)
+    return stats, picks
+
+
+def game_choice(
+    stats: RunStats,
+    picks: Mapping[int, Mapping[str, np.ndarray]],
+    rules: Sequence[str],
+    parts: Sequence[Mapping[str, Any]],
+) -> GameChoice:
+    """How the run's choices are valued as a game values them (``GameChoice``): baselines,
+    random choice as a game's mixture, and the troeven prices that hold hindsight and every
+    rule with game values to the game's troeven quota (4 deals in 11)."""
+    mu = chooser_means(stats.hists)
+    V = len(stats.variants)
+    troeven = np.array([v.startswith("troeven") for v in stats.variants])
+    own = bool(stats.call_rule)
+    baseline = np.where(troeven, mu[V], mu[:V]) if own else mu[:V].copy()
+    share = np.where(troeven, GAME_TROEVEN_DEALS / max(1, troeven.sum()), 1.0) / GAME_DEALS
+    weights = share / share.sum()
+    if not (own and (~troeven).any()):
+        return GameChoice(baseline, weights, troeven, None, {}, stats.call_rule)
+    quota = float(weights[troeven].sum())
+    layout = Layout(stats.root, stats.variants, stats.dealer)
+    tau = {"hindsight": price(hindsight_gaps(layout, parts, baseline, troeven), quota)}
+    for r in rules:
+        gaps = [
+            tie_broken(picks[p["index"]][r + GAP_SUFFIX], int(p["deal_start"]))
+            for p in parts
+            if r + GAP_SUFFIX in picks.get(p["index"], {})
+        ]
+        if len(gaps) == len(parts):
+            tau[r] = price(np.concatenate(gaps), quota)
+    return GameChoice(baseline, weights, troeven, quota, tau, stats.call_rule)
 
 
 def second_pass(
@@ -197,26 +249,27 @@ def second_pass(
     rules: Sequence[str] = (),
     pool: Pool = Pool(),
 ) -> RunStats:
-    """Pass 2: the choice comparison (hindsight, the ``rules`` picked in pass 1, random),
-    which needs each variant's mean chooser score over the whole run. Sets ``stats.choice``
-    (None with fewer than two variants)."""
+    """Pass 2: the choice comparison (hindsight, the ``rules`` picked in pass 1, each under
+    the game's troeven quota where it can be, random), which needs each contract's mean
+    chooser score over the whole run. Sets ``stats.choice`` (None with fewer than two
+    variants)."""
     if len(stats.variants) < 2:
         return stats
     layout = Layout(stats.root, stats.variants, stats.dealer)
     parts = _parts_in_order(stats.manifest)
-    mu = chooser_means(stats.hists)
+    game = game_choice(stats, picks, rules, parts)
     parallel = pool.shares(parts)
     groups = _split(parts, pool.workers if parallel else 1)
 
     def sub(g: list) -> dict:
-        return {p["index"]: picks[p["index"]] for p in g} if rules else {}
+        return {p["index"]: picks[p["index"]] for p in g if p["index"] in picks}
 
     if parallel:
         assert pool.executor is not None
-        futures = [pool.executor.submit(pass_two, layout, g, mu, sub(g), rules) for g in groups]
+        futures = [pool.executor.submit(pass_two, layout, g, game, sub(g), rules) for g in groups]
         cs = [f.result() for f in futures]
     else:
-        cs = [pass_two(layout, g, mu, sub(g), rules) for g in groups]
+        cs = [pass_two(layout, g, game, sub(g), rules) for g in groups]
     choice = cs[0]
     for c in cs[1:]:
         choice = choice.merge(c)

@@ -18,6 +18,7 @@ from bonken_sim.report.figure_kit import (
     MIN_N,
     REL_COLORS,
     bars,
+    bottom_legend,
     ci_err,
     label_cells,
     legend_or_note,
@@ -31,35 +32,42 @@ from bonken_sim.report.histograms import REL_NAMES
 from bonken_sim.report.tables import HCP_BUCKETS, LONGEST_BUCKETS
 
 
-def expected_score(t: pd.DataFrame) -> Figure:
+def expected_score(t: pd.DataFrame, importance: pd.DataFrame) -> Figure:
     variants = list(dict.fromkeys(t["variant"]))
     fig = new_figure(
         0.42 * len(variants) + 1.9,
-        "Expected raw score per contract and seat (95% CI)",
+        "What decides a seat's score: seat or hand (left); each seat's edge (right, 95% CI)",
         left=1.15,
         top=0.85,
         bottom=1.15,
         wspace=0.08,
     )
-    ax_mean, ax_edge = fig.subplots(1, 2, sharey=True)
+    ax_var, ax_edge = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(variants))
+    # left: the share of a seat's score variance explained by the seat, and by the single
+    # most predictive feature of its own hand (named at the bar)
+    imp = importance.set_index(["variant", "feature"])["eta2"]
+    top = importance[importance["rank"] == 1].set_index("variant").loc[variants]
+    seat = np.array([imp.get((v, "seat"), np.nan) for v in variants])
+    ax_var.barh(y - 0.2, 100 * seat, height=0.38, color="#7f7f7f", label="the seat")
+    ax_var.barh(y + 0.2, 100 * top["eta2"], height=0.38, color="#2ca02c", label="best hand feature")
+    for yi, (f, e) in enumerate(zip(top["feature"], top["eta2"], strict=True)):
+        ax_var.text(100 * e, yi + 0.2, f" {FEATURE_WORDS.get(f, f)}", va="center", fontsize=8)
+    ax_var.set_yticks(y, variants)
+    ax_var.invert_yaxis()
+    ax_var.margins(x=0.35)
+    ax_var.set_xlabel("% of the score's variance explained")
+    ax_var.set_title("seat against the hand's strongest feature")
+    ax_var.legend(loc="lower right", fontsize=8)
     offsets = np.linspace(-0.27, 0.27, len(REL_NAMES))
     for k, rel in enumerate(REL_NAMES):
         d = t[t["relation"] == rel].set_index("variant").loc[variants]
         edge = d["mean"] - d["fair_share"]
-        err = ci_err(d)
         kw = dict(fmt="o", ms=4, color=REL_COLORS[rel], capsize=2, lw=1)
-        ax_mean.errorbar(d["mean"], y + offsets[k], xerr=err, **kw)
-        ax_edge.errorbar(edge, y + offsets[k], xerr=err, **kw)
-    fair = t.drop_duplicates("variant").set_index("variant").loc[variants, "fair_share"]
-    ax_mean.scatter(fair, y, marker="|", s=300, color="black", zorder=3)
-    ax_mean.set_yticks(y, variants)
-    ax_mean.invert_yaxis()
-    ax_mean.set_xlabel("mean raw score per deal (points)")
-    ax_mean.set_title("mean score; black | = fair share (deal total / 4)")
+        ax_edge.errorbar(edge, y + offsets[k], xerr=ci_err(d), **kw)
     ax_edge.axvline(0, color="black", lw=0.8)
     ax_edge.set_xlabel("mean score − fair share (points per deal)")
-    ax_edge.set_title("the seat's edge over a fair share")
+    ax_edge.set_title("the seat's edge over a fair share (deal total / 4)")
     rel_legend(fig)
     return fig
 
@@ -95,47 +103,43 @@ def score_distribution(t: pd.DataFrame) -> Figure:
     return fig
 
 
-#: (variant, feature, x label) of the hand-feature panels
-FEATURE_PANELS = (
-    ("bukken", "hcp", "high-card points"),
-    ("bukken", "voids", "void suits"),
-    ("hartenjagen", "hearts", "hearts held"),
-    ("hartenjagen", "voids", "void suits"),
-    ("herenboeren", "hcp", "high-card points"),
-    ("vrouwen", "queens", "queens held"),
-    ("hartenheer", "kh", "holds the K♥"),
-    ("laatste_slag", "longest", "longest suit (cards)"),
-    ("domino", "twos", "2s held"),
-    ("domino", "aces", "aces held"),
-    ("domino", "eights", "8s held"),
-    ("troeven_NT", "hcp", "high-card points"),
-)
+#: a hand feature in words (axis labels, panel titles)
+FEATURE_WORDS = {
+    "hcp": "high-card points",
+    "voids": "void suits",
+    "longest": "longest suit (cards)",
+    "hearts": "hearts held",
+    "aces": "aces held",
+    "kings": "kings held",
+    "queens": "queens held",
+    "jacks": "jacks held",
+    "eights": "8s held",
+    "twos": "2s held",
+    "kh": "holds the K♥",
+}
 
 
-FEATURE_TITLES = {"hcp": "high cards", "kh": "K♥ held", "longest": "longest suit"}
-
-
-def hand_features(t: pd.DataFrame, variants: Sequence[str]) -> Figure:
-    panels = [p for p in FEATURE_PANELS if p[0] in variants]
+def hand_features(t: pd.DataFrame, panels: Sequence[tuple[str, str]]) -> Figure:
+    """One panel per (contract, feature): a seat's mean score by that feature of its hand."""
     fig, axes = panel_grid(
         len(panels),
         2.45,
         1.4,
-        "A seat's mean score by its own hand (lines: means; bands: 95% CI)",
+        "A seat's mean score by its hand's most predictive feature (lines: means; bands: 95% CI)",
         left=0.75,
         bottom=1.1,
         hspace=0.75,
         wspace=0.38,
     )
-    for ax, (variant, feature, xlabel) in zip(axes, panels, strict=False):
+    for ax, (variant, feature) in zip(axes, panels, strict=False):
         d = t[(t["variant"] == variant) & (t["feature"] == feature) & (t["n"] >= MIN_N)]
         for rel in REL_NAMES:
             dr = d[d["relation"] == rel].sort_values("value")
             if dr.empty:
                 continue
             line_band(ax, dr["value"], dr, REL_COLORS[rel], 0.2, lw=1.2)
-        ax.set_title(f"{variant}: by {FEATURE_TITLES.get(feature, feature)}")
-        ax.set_xlabel(xlabel, labelpad=1)
+        ax.set_title(f"{variant}: by {FEATURE_WORDS.get(feature, feature).split(' (')[0]}")
+        ax.set_xlabel(FEATURE_WORDS.get(feature, feature), labelpad=1)
         ax.set_ylabel("mean score (points)")
         if feature == "kh":
             ax.set_xticks([0, 1], ["no", "yes"])
@@ -146,38 +150,82 @@ def hand_features(t: pd.DataFrame, variants: Sequence[str]) -> Figure:
     return fig
 
 
-def chooser_value(t: pd.DataFrame) -> Figure:
-    variants = list(t["variant"])
+#: the choice rules' colours and names in the figures
+RULE_COLORS = {
+    "hindsight_quota": "#1f77b4",
+    "policy_quota": "#ff7f0e",
+    "hindsight": "#aec7e8",
+    "policy": "#ffbb78",
+}
+RULE_WORDS = {
+    "hindsight": "hindsight, free",
+    "hindsight_quota": "hindsight, quota",
+    "policy": "policy, free",
+    "policy_quota": "policy, quota",
+    "random": "random (a game's mix)",
+}
+
+
+def rule_words(rule: str) -> str:
+    """A rule's name in the figures and tables ('quota': held to 4 troeven in 11)."""
+    return RULE_WORDS.get(rule, rule.replace("_quota", ", quota"))
+
+
+def chooser_value(picks: pd.DataFrame) -> Figure:
+    """Per contract, the chooser's mean relative score on the deals a rule picks it."""
+    contracts = list(dict.fromkeys(picks["contract"]))
+    rules = [r for r in RULE_COLORS if r in set(picks["rule"])] or list(
+        dict.fromkeys(picks["rule"])
+    )
     fig = new_figure(
-        0.34 * len(variants) + 1.6,
-        "The chooser's score per contract (95% CI)",
+        0.42 * len(contracts) + 1.7,
+        "What a contract is worth when it is chosen: relative score on the deals picked (95% CI)",
         left=1.15,
         top=0.85,
-        bottom=0.6,
-        wspace=0.08,
+        bottom=1.0,
     )
-    ax_mean, ax_adv = fig.subplots(1, 2, sharey=True)
-    y = np.arange(len(variants))
-    err = ci_err(t)
-    colors = ["#d62728" if v < 0 else "#1f77b4" for v in t["advantage"]]
-    ax_mean.barh(y, t["mean"], xerr=err, color="#999999", capsize=2)
-    ax_mean.scatter(t["fair_share"], y, marker="|", s=250, color="black", zorder=3)
-    ax_mean.set_yticks(y, variants)
-    ax_mean.invert_yaxis()
-    ax_mean.set_xlabel("chooser's mean raw score per deal (points)")
-    ax_mean.set_title("mean score; black | = fair share (deal total / 4)")
-    ax_adv.barh(y, t["advantage"], xerr=err, color=colors, capsize=2)
-    ax_adv.axvline(0, color="black", lw=0.8)
-    ax_adv.set_xlabel("mean score − fair share (points per deal)")
-    ax_adv.set_title("chooser's edge: blue = better than a fair share")
+    ax = fig.subplots()
+    y = np.arange(len(contracts))
+    h = 0.8 / len(rules)
+    palette = ("#1f77b4", "#ff7f0e", "#aec7e8", "#ffbb78", "#2ca02c", "#9467bd")
+    handles = []
+    for k, rule in enumerate(rules):
+        d = picks[(picks["rule"] == rule)].set_index("contract").reindex(contracts)
+        ok = d["n"].to_numpy() >= MIN_N
+        mean = np.where(ok, d["mean"], np.nan)
+        err = np.where(ok, ci_err(d), np.nan)
+        color = RULE_COLORS.get(rule, palette[k % len(palette)])
+        yy = y + (k - (len(rules) - 1) / 2) * h
+        ax.barh(yy, mean, height=h, xerr=err, color=color, capsize=2)
+        ends = mean + np.where(mean >= 0, err[1], -err[0])  # the label goes past the CI
+        for yi, m, share in zip(yy, ends, d["share"], strict=True):
+            if np.isfinite(m):
+                pct = f"{100 * share:.0f}%" if share >= 0.01 else f"{100 * share:.1f}%"
+                ax.text(
+                    m,
+                    yi,
+                    f" {pct} ",
+                    va="center",
+                    fontsize=7,
+                    ha="left" if m >= 0 else "right",
+                )
+        handles.append(mpl.patches.Patch(color=color, label=rule_words(rule)))
+    ax.set_yticks(y, contracts)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.8)
+    ax.margins(x=0.12)
+    ax.set_xlabel("chooser's score − the contract's baseline, on the deals the rule picks it")
+    ax.set_title("bars: mean relative score when picked; label: % of deals on which it is picked")
+    bottom_legend(fig, handles, "choice rule")
     return fig
 
 
 def best_contract(t: pd.DataFrame) -> Figure:
+    t = t[t["in_choice_set"]] if "in_choice_set" in t else t
     variants = list(dict.fromkeys(t["variant"]))
     fig = new_figure(
         0.36 * len(variants) + 1.7,
-        "Which contract is best for the chooser's hand: relative score by hand bucket",
+        "Which contract is best for the chooser's hand (troeven: in the trump he names)",
         left=1.15,
         right=1.3,
         top=0.85,
@@ -231,20 +279,36 @@ def best_contract(t: pd.DataFrame) -> Figure:
     return fig
 
 
+def _shown_pairs(rules: pd.DataFrame) -> pd.DataFrame:
+    """The paired differences worth a bar: every rule against random, and hindsight against
+    the fitted policy, each under the quota."""
+    pairs = rules[rules["versus"] != ""]
+    keep = (pairs["versus"] == "random") | (
+        (pairs["rule"] == "hindsight_quota") & (pairs["versus"] == "policy_quota")
+    )
+    return pairs[keep]
+
+
 def choice_value(rules: pd.DataFrame, freq: pd.DataFrame) -> Figure:
-    variants = list(dict.fromkeys(freq["variant"]))
+    contracts = (
+        [v for v in dict.fromkeys(freq["variant"]) if not v.startswith("troeven_")]
+        if "troeven" in set(freq["variant"])
+        else list(dict.fromkeys(freq["variant"]))
+    )
+    single = rules[rules["versus"] == ""]
+    pairs = _shown_pairs(rules)
     fig = new_figure(
-        max(4.2, 0.3 * len(variants) + 1.6),
-        "Value of the choice: chooser's relative score per turn, paired (95% CI)",
-        left=1.75,
+        max(4.2, 0.3 * (len(single) + len(pairs)) + 1.6),
+        "Value of the choice: chooser's relative score per turn, paired on the same deals (95% CI)",
+        left=2.2,
+        right=1.9,
         top=0.85,
         wspace=0.55,
     )
-    ax_gain, ax_freq = fig.subplots(1, 2, width_ratios=[1, 1.1])
-    single = rules[rules["versus"] == ""]
-    pairs = rules[rules["versus"] != ""]
-    labels = list(single["rule"]) + [
-        f"{a} − {b}" for a, b in zip(pairs["rule"], pairs["versus"], strict=True)
+    ax_gain, ax_freq = fig.subplots(1, 2, width_ratios=[1, 0.9])
+    labels = [rule_words(r) for r in single["rule"]] + [
+        f"{rule_words(a)} − {rule_words(b).split(' (')[0]}"
+        for a, b in zip(pairs["rule"], pairs["versus"], strict=True)
     ]
     means = np.concatenate([single["mean"], pairs["mean"]])
     lo = np.concatenate([single["ci_low"], pairs["ci_low"]])
@@ -255,27 +319,32 @@ def choice_value(rules: pd.DataFrame, freq: pd.DataFrame) -> Figure:
     ax_gain.barh(y, means, xerr=err, color=colors, capsize=3)
     for yi, m in zip(y, means, strict=True):
         ax_gain.text(m, yi, f" {m:+.2f} ", va="center", ha="left" if m >= 0 else "right")
-    ax_gain.set_yticks(y, labels)
+    ax_gain.set_yticks(y, labels, fontsize=8)
     ax_gain.invert_yaxis()
     ax_gain.axvline(0, color="black", lw=0.8)
     ax_gain.set_xlabel("points per chooser turn")
     ax_gain.set_title("blue: rule's relative score; orange: paired gain")
     ax_gain.margins(x=0.3)
-    chosen = freq[freq["rule"] != "random"]
-    rule_names = list(dict.fromkeys(chosen["rule"]))
-    yv = np.arange(len(variants))
+    chosen = freq[(freq["rule"] != "random") & freq["variant"].isin(contracts)]
+    rule_names = [r for r in dict.fromkeys(chosen["rule"])]
+    yv = np.arange(len(contracts))
     h = 0.8 / max(1, len(rule_names))
-    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+    palette = ("#2ca02c", "#9467bd", "#8c564b", "#e377c2")
     for k, rule in enumerate(rule_names):
-        d = chosen[chosen["rule"] == rule].set_index("variant").loc[variants]
+        d = chosen[chosen["rule"] == rule].set_index("variant").loc[contracts]
         offset = (k - (len(rule_names) - 1) / 2) * h
-        ax_freq.barh(yv + offset, 100 * d["share"], height=h, label=rule, color=palette[k % 4])
-    ax_freq.axvline(100 / len(variants), color="black", ls="--", lw=0.8, label="random")
-    ax_freq.set_yticks(yv, variants)
+        color = RULE_COLORS.get(rule, palette[k % len(palette)])
+        ax_freq.barh(yv + offset, 100 * d["share"], height=h, label=rule_words(rule), color=color)
+    game = freq.drop_duplicates("variant").set_index("variant").loc[contracts, "game_share"]
+    if np.isfinite(game.to_numpy(float)).any():
+        ax_freq.scatter(
+            100 * game, yv, marker="|", s=250, color="black", zorder=3, label="a game's share"
+        )
+    ax_freq.set_yticks(yv, contracts)
     ax_freq.invert_yaxis()
     ax_freq.set_xlabel("% of deals on which the rule picks the contract")
     ax_freq.set_title("what each rule chooses")
-    ax_freq.legend(loc="lower right")
+    ax_freq.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     return fig
 
 

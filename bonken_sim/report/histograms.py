@@ -29,6 +29,16 @@ ND = len(DIFF_VALUES)
 NT_DIFF_VALUES = np.arange(-130, 131, 10)  # troeven scores are multiples of 10
 NNT = len(NT_DIFF_VALUES)
 HCP_N = 38  # 0 … 37
+LONGEST_N = 14  # a longest suit holds 4 … 13 cards
+
+#: the contract "troeven, the trump the chooser names": on each deal, the chooser's score in
+#: the troeven variant he would call (the choice model's call among C, D, H, S and NT). A game
+#: has one troeven per player, played in the trump he names, so this, not a fixed suit, is
+#: the troeven a chooser weighs against the negatives.
+OWN_TROEVEN = "troeven"
+#: a game of eleven deals: each of the 7 negatives once, troeven 4 times (RULES.md §6)
+GAME_DEALS = 11
+GAME_TROEVEN_DEALS = 4
 
 #: ordered (doubler, target) pairs of seat relations
 PAIRS = tuple((d, t) for d in range(R) for t in range(R) if d != t)
@@ -76,6 +86,12 @@ class ChoiceStats:
     diff_sums: np.ndarray  # (k, k): rule i − rule j, paired per deal
     diff_sumsq: np.ndarray
     chosen: np.ndarray  # (k, V) how often each rule picked each variant
+    #: (k, V): the sum and sum of squares of the relative score on the deals a rule picked
+    #: each variant (what a contract is worth when that rule chooses it)
+    pick_sums: np.ndarray
+    pick_sumsq: np.ndarray
+    #: how the run was valued: see :class:`GameChoice` (None: not yet set)
+    game: GameChoice | None = None
 
     @classmethod
     def empty(cls, rules: Sequence[str], V: int) -> ChoiceStats:
@@ -88,6 +104,8 @@ class ChoiceStats:
             np.zeros((k, k)),
             np.zeros((k, k)),
             np.zeros((k, V), np.int64),
+            np.zeros((k, V)),
+            np.zeros((k, V)),
         )
 
     def merge(self, other: ChoiceStats) -> ChoiceStats:
@@ -100,7 +118,32 @@ class ChoiceStats:
             self.diff_sums + other.diff_sums,
             self.diff_sumsq + other.diff_sumsq,
             self.chosen + other.chosen,
+            self.pick_sums + other.pick_sums,
+            self.pick_sumsq + other.pick_sumsq,
+            self.game or other.game,
         )
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """How a contract choice is valued, as a game values it.
+
+    ``baseline`` (V,): what each variant's relative score is taken against. A negative is
+    played once per game whatever the chooser does, so its baseline is its own mean chooser
+    score; troeven is played once per player in the trump he names, so every troeven
+    variant's baseline is the mean of the chooser's own call (:data:`OWN_TROEVEN`), not its
+    fixed suit's mean. ``weights`` (V,): random choice as a game's mixture (each negative
+    1/11, troeven 4/11 with a uniformly random trump option). ``troeven`` (V,) bool: the
+    troeven variants. ``quota``: the share of chooser turns that are troeven in a game (4/11),
+    None when the run lacks negatives or troeven. ``tau``: rule → the price on (best troeven
+    − best negative) that makes the rule call troeven on ``quota`` of the deals."""
+
+    baseline: np.ndarray
+    weights: np.ndarray
+    troeven: np.ndarray
+    quota: float | None
+    tau: dict[str, float]
+    call_rule: str  # how the chooser's own trump call was made, in words
 
 
 @dataclass
@@ -108,10 +151,11 @@ class Hists:
     """The pass-1 histograms of some parts (integer counts: they add up exactly)."""
 
     deals: int
-    #: (V, R, NS): score counts per variant and seat relation
+    #: (K, R, NS): score counts per contract and seat relation
     score: np.ndarray
-    #: per FEATURE_GROUPS entry, (*feature values, V, R, NS): a seat's score counts by the
-    #: values of its own hand features
+    #: per FEATURE_GROUPS entry, (*feature values, K, R, NS): a seat's score counts by the
+    #: values of its own hand features (K contracts: the V variants, then OWN_TROEVEN when the
+    #: run has every troeven variant; ``score`` has the same K)
     groups: list[np.ndarray]
     #: (4 suits, 14 lengths, 5 honours, NS): chooser's troeven-suit score by his holding in it
     trump: np.ndarray
@@ -119,19 +163,24 @@ class Hists:
     nt: np.ndarray
     #: rule → (HCP_N doubler hcp, NP pairs, V, ND): counts of s_doubler − s_target
     double: dict[str, np.ndarray]
+    #: (HCP_N, LONGEST_N, K, NS): the chooser's score counts by his hcp and longest suit
+    hand2: np.ndarray
     #: doubling rule → (V + 1, UNIT_SUMS) int64: per variant and over all (last row) the
     #: sums over deals of each deal's doubles, gain and gains, their squares and products
     double_units: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, V: int, double_rules: Sequence[str]) -> Hists:
+    def empty(cls, V: int, double_rules: Sequence[str], K: int | None = None) -> Hists:
+        """Empty histograms for V variants (doubles) and K ≥ V contracts (the rest)."""
+        K = V if K is None else K
         return cls(
             0,
-            np.zeros((V, R, NS), np.int64),
-            [np.zeros((*(FEATURES[f] for f in g), V, R, NS), np.int64) for g in FEATURE_GROUPS],
+            np.zeros((K, R, NS), np.int64),
+            [np.zeros((*(FEATURES[f] for f in g), K, R, NS), np.int64) for g in FEATURE_GROUPS],
             np.zeros((4, 14, 5, NS), np.int64),
             np.zeros((14, HCP_N, NNT), np.int64),
             {name: np.zeros((HCP_N, NP, V, ND), np.int64) for name in ("all", *double_rules)},
+            np.zeros((HCP_N, LONGEST_N, K, NS), np.int64),
             {name: np.zeros((V + 1, len(UNIT_SUMS)), np.int64) for name in double_rules},
         )
 
@@ -143,6 +192,7 @@ class Hists:
             self.trump.astype(dtype),
             self.nt.astype(dtype),
             {k: v.astype(dtype) for k, v in self.double.items()},
+            self.hand2.astype(dtype),
             self.double_units,  # sums of squares: kept int64 (they outgrow int32)
         )
 
@@ -165,6 +215,7 @@ class Hists:
         self.nt += o.nt
         for k, v in self.double.items():
             v += o.double[k]
+        self.hand2 += o.hand2
         for k, v in self.double_units.items():
             v += o.double_units[k]
         return self
@@ -180,18 +231,25 @@ class RunStats:
     hists: Hists
     root: str = ""
     choice: ChoiceStats | None = None
+    #: how the chooser's own trump call (OWN_TROEVEN) was made, in words ("": no own call)
+    call_rule: str = ""
 
     @property
     def deals(self) -> int:
         return self.hists.deals
 
     @property
+    def contracts(self) -> tuple[str, ...]:
+        """The score histograms' contracts: the variants, then OWN_TROEVEN if counted."""
+        return self.variants + ((OWN_TROEVEN,) if self.call_rule else ())
+
+    @property
     def mu_chooser(self) -> np.ndarray:
-        """Each variant's mean chooser score over the run (V,)."""
+        """Each contract's mean chooser score over the run (K,)."""
         return chooser_means(self.hists)
 
     def vloc(self, name: str) -> int | None:
-        return self.variants.index(name) if name in self.variants else None
+        return self.contracts.index(name) if name in self.contracts else None
 
 
 def chooser_means(h: Hists) -> np.ndarray:

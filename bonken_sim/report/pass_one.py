@@ -20,6 +20,7 @@ from bonken_sim.report.histograms import (
     FEATURE_GROUPS,
     FEATURES,
     HCP_N,
+    LONGEST_N,
     ND,
     NNT,
     NS,
@@ -48,6 +49,50 @@ ChoiceRule = Callable[[Any], np.ndarray]
 #: A doubling rule: (deals DataFrame, variant name) → bool (n, 4, 4), [i, d, t] = seat d
 #: doubles seat t on deal i.
 DoubleRule = Callable[[Any, str], np.ndarray]
+
+#: A choice rule may also say how it weighs troeven against the negatives: a method
+#: ``game_values(deals)`` → (best negative name, trump call name, gap) per deal, the gap being
+#: its value of the call minus its value of the best negative. Such a rule gets a second row
+#: under the game's troeven quota, and the first such rule's trump call is the chooser's own
+#: call (OWN_TROEVEN); without one, the own call is his longest suit.
+GAME_VALUES = "game_values"
+#: the picks' key of the chooser's own trump call, and the suffixes of a rule's game values
+CALL_KEY = "@call"
+NEG_SUFFIX, GAP_SUFFIX = "@neg", "@gap"
+LONGEST_CALL = "his longest suit (ties: more of A K Q J, then the higher suit), never NT"
+
+
+def has_own_call(variants: Sequence[str]) -> bool:
+    """Whether the run plays every troeven option, so the chooser's own call can be scored."""
+    return all(f"troeven_{t}" in variants for t in ("C", "D", "H", "S", "NT"))
+
+
+def weighs_troeven(variants: Sequence[str]) -> bool:
+    """Whether a choice between troeven (the own call) and negatives can be valued: every
+    troeven option and at least one negative."""
+    return has_own_call(variants) and any(not v.startswith("troeven") for v in variants)
+
+
+def call_source(
+    choice_rules: Mapping[str, ChoiceRule] | None, variants: Sequence[str]
+) -> tuple[str | None, str]:
+    """The choice rule whose trump call is the chooser's own call (None: his longest suit),
+    and how the call is made, in words."""
+    if weighs_troeven(variants):
+        for name, rule in (choice_rules or {}).items():
+            if callable(getattr(rule, GAME_VALUES, None)):
+                return name, getattr(rule, "call_words", f"the trump rule {name!r} calls")
+    return None, LONGEST_CALL
+
+
+def for_run(rules: Mapping[str, Any] | None, variants: Sequence[str]) -> dict[str, Any]:
+    """The rules as they apply to a run of ``variants``: a rule with ``for_variants`` (the
+    fitted policies) chooses among the run's variants only."""
+    out = {}
+    for name, rule in (rules or {}).items():
+        restrict = getattr(rule, "for_variants", None)
+        out[name] = restrict(tuple(variants)) if callable(restrict) else rule
+    return out
 
 
 def _seat_features(deals, seats: Sequence[int]) -> dict[str, np.ndarray]:
@@ -150,19 +195,24 @@ def _add_unit_sums(units: np.ndarray, per: np.ndarray, row: np.ndarray) -> None:
         )
 
 
-def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:
-    holdings = []
-    for s, v in enumerate(suit_v):
+def _longest_suit(chooser_hand: np.ndarray) -> np.ndarray:
+    """The suit a player would name: longest, then most honours, then the higher suit."""
+    key = []
+    for s in range(4):
         length, honours = _suit_holding(chooser_hand, s)
-        holdings.append((length, honours))
+        key.append((length * 5 + honours) * 4 + s)
+    return np.stack(key).argmax(0)
+
+
+def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> None:
+    for s, v in enumerate(suit_v):
         if v is None:
             continue
+        length, honours = _suit_holding(chooser_hand, s)
         _bincount_into(h.trump, ((s * 14 + length) * 5 + honours) * NS + sidx[v, CHOOSER])
     if nt_v is None or any(v is None for v in suit_v):
         return
-    # the suit a player would name: longest, then most honours, then the higher suit
-    key = np.stack([(ln * 5 + hon) * 4 + s for s, (ln, hon) in enumerate(holdings)])
-    best = key.argmax(0)
+    best = _longest_suit(chooser_hand)
     suit_sidx = np.stack([sidx[v, CHOOSER] for v in suit_v])  # (4, m)
     best_sidx = np.take_along_axis(suit_sidx, best[None, :], 0)[0]
     # both scores are multiples of 10: score-index steps of 5 points → halve
@@ -184,40 +234,56 @@ def pass_one(
     after each part (progress).
 
     The rules run here, once per part: pass 2 needs the picks, and a rule such as the fitted
-    policy costs more than everything else; the picks are one byte per deal."""
-    double_rules = dict(double_rules or {})
-    choice_rules = dict(choice_rules or {})
+    policy costs more than everything else; the picks are one byte per deal (plus, for a rule
+    with game values, its best negative and its gap: five more). When the run plays every
+    troeven option, the chooser's own call (CALL_KEY) is kept too and scored as one more
+    contract, OWN_TROEVEN, after the variants."""
+    double_rules = for_run(double_rules, layout.variants)
+    choice_rules = for_run(choice_rules, layout.variants)
     seats = layout.seats
     V = len(layout.variants)
-    h = Hists.empty(V, list(double_rules))
+    own = has_own_call(layout.variants)
+    K = V + own
+    h = Hists.empty(V, list(double_rules), K)
     picks: dict[int, dict[str, np.ndarray]] = {}
     suit_v = [_loc(layout, f"troeven_{s}") for s in "CDHS"]
     nt_v = _loc(layout, "troeven_NT")
+    source, _ = call_source(choice_rules, layout.variants)
+    game = weighs_troeven(layout.variants)
     cols = None
     if not (double_rules or choice_rules):  # rules see the whole deals table
         cols = [f"hand_{s}" for s in seats] + [f"{f}_{s}" for f in _STORED for s in seats]
         cols.append("kh_seat")
-    base_vr = (np.arange(V)[:, None, None] * R + np.arange(R)[None, :, None]) * NS
+    base_kr = (np.arange(K)[:, None, None] * R + np.arange(R)[None, :, None]) * NS
     wide = {k: np.zeros((HCP_N, R * R, V, ND), np.int64) for k in h.double}
     for part in iter_parts(layout, parts, seats, cols):
         h.deals += part.n
         feats = _seat_features(part.deals, seats)
         chooser_hand = part.deals.column(f"hand_{seats[CHOOSER]}").to_numpy()
         masks: dict[str, np.ndarray] = {}
+        mine: dict[str, np.ndarray] = {}
         if double_rules or choice_rules:
             frame = part.deals.to_pandas()
-            picks[part.index] = {
-                name: _variant_ids(rule(frame), layout.variants, name, part.n).astype(np.int8)
-                for name, rule in choice_rules.items()
-            }
+            mine = _rule_picks(frame, choice_rules, layout.variants, part.n, game)
             for name, rule in double_rules.items():
                 masks[name] = np.stack(
                     [_pair_mask(rule(frame, v), seats, part.n) for v in layout.variants]
                 )  # (V, NP, n)
+        if own:
+            if source is not None:
+                mine[CALL_KEY] = mine[source + CALL_KEY]
+            else:
+                mine[CALL_KEY] = np.array(suit_v, np.int8)[_longest_suit(chooser_hand)]
+        if mine:
+            picks[part.index] = mine
         for a in range(0, part.n, SLICE):
             b = min(part.n, a + SLICE)
             sidx = _score_index(part.scores[:, :, a:b], f"part {part.index}")
-            base = base_vr + sidx
+            sidx_k = sidx
+            if own:  # the own call's scores: variant call[i] on deal i, every seat
+                called = sidx[mine[CALL_KEY][a:b].astype(np.intp), :, np.arange(b - a)]
+                sidx_k = np.concatenate([sidx, called.T[None]])
+            base = base_kr + sidx_k
             _bincount_into(h.score, base)
             for group, hist in zip(FEATURE_GROUPS, h.groups, strict=True):
                 x = np.zeros((R, b - a), np.intp)
@@ -226,8 +292,12 @@ def pass_one(
                     if xf.min(initial=0) < 0 or xf.max(initial=0) >= FEATURES[fname]:
                         raise NotARun(f"part {part.index}: hand feature {fname} out of range")
                     x = x * FEATURES[fname] + xf
-                _bincount_into(hist, base + (x * (V * R * NS))[None, :, :])
+                _bincount_into(hist, base + (x * (K * R * NS))[None, :, :])
             hcp = feats["hcp"][:, a:b]
+            hand = hcp[CHOOSER] * LONGEST_N + feats["longest"][CHOOSER, a:b]
+            _bincount_into(
+                h.hand2, (hand[None] * K + np.arange(K)[:, None]) * NS + sidx_k[:, CHOOSER]
+            )
             _add_doubles(wide["all"], sidx, hcp)
             for name, mask in masks.items():
                 _add_rule_doubles(wide[name], h.double_units[name], sidx, hcp, mask[:, :, a:b])
@@ -236,6 +306,24 @@ def pass_one(
             on_part()
     h.double = {k: np.ascontiguousarray(w[:, _SLOTS]) for k, w in wide.items()}
     return h, picks
+
+
+def _rule_picks(
+    frame: Any, choice_rules: Mapping[str, ChoiceRule], variants: Sequence[str], n: int, game
+) -> dict[str, np.ndarray]:
+    """Each choice rule's pick per deal (int8 variant index); with ``game`` (the run can
+    weigh troeven against negatives), for a rule with game values also its best negative
+    (``@neg``), trump call (``@call``) and gap (``@gap``, float32)."""
+    out: dict[str, np.ndarray] = {}
+    for name, rule in choice_rules.items():
+        out[name] = _variant_ids(rule(frame), variants, name, n).astype(np.int8)
+        game_values = getattr(rule, GAME_VALUES, None)
+        if game and callable(game_values):
+            neg, call, gap = game_values(frame)
+            out[name + NEG_SUFFIX] = _variant_ids(neg, variants, name, n).astype(np.int8)
+            out[name + CALL_KEY] = _variant_ids(call, variants, name, n).astype(np.int8)
+            out[name + GAP_SUFFIX] = np.asarray(gap, np.float32).reshape(n)
+    return out
 
 
 def _loc(layout: Layout, name: str) -> int | None:

@@ -26,6 +26,20 @@ class _Models:
         self.dealer = int(dealer)
         self.models_path = models_path
         self._models: Any = None
+        #: the run's variants, the only ones it may choose (None: all twelve)
+        self.variants: tuple[str, ...] | None = None
+
+    def for_variants(self, variants: tuple[str, ...]) -> Any:
+        """This rule for a run of ``variants`` only: it chooses among them."""
+        import copy
+
+        rule = copy.copy(self)
+        rule.variants = tuple(variants)
+        return rule
+
+    def allowed(self, names: list[str]) -> np.ndarray:
+        """(len(names),) bool: which of ``names`` this rule may choose."""
+        return np.array([self.variants is None or n in self.variants for n in names])
 
     @property
     def models(self) -> Any:
@@ -39,29 +53,59 @@ class _Models:
         return {**self.__dict__, "_models": None}  # each process loads its own
 
 
-# The last choice made in this process: the choice rule and the doubling rule both need it on
-# the same part, and choose() costs more than the rest of the report's pass over a part.
-_last_choice: tuple[tuple, np.ndarray] | None = None
+# The last model values computed in this process: the choice rule, its game values and the
+# doubling rule all need them on the same part, and they cost more than the rest of the
+# report's pass over a part.
+_last_values: tuple[tuple, np.ndarray] | None = None
 
 
-def _choose(policy: _Models, deals: Any) -> np.ndarray:
-    from bonken_sim.models.choice import choose
+def _values(policy: _Models, deals: Any) -> np.ndarray:
+    """(n, 12): the model's relative value of every variant for the chooser's hand."""
+    from bonken_sim.models.choice import relative_values
 
-    global _last_choice
+    global _last_values
     chooser = (policy.dealer + _CHOOSER_REL) % 4
     hands = np.ascontiguousarray(deals[f"hand_{chooser}"].to_numpy(np.uint64))
     key = (policy.models_path, policy.dealer, hashlib.blake2b(hands.tobytes()).digest())
-    if _last_choice is None or _last_choice[0] != key:
-        _last_choice = (key, choose(policy.models, hands, seat=_CHOOSER_REL))
-    return _last_choice[1]
+    if _last_values is None or _last_values[0] != key:
+        _last_values = (key, relative_values(policy.models, hands, _CHOOSER_REL))
+    return _last_values[1]
+
+
+def _choose(policy: _Models, deals: Any) -> np.ndarray:
+    """The variant of the run with the best relative value (``choice.choose`` without game
+    context)."""
+    from bonken_sim.models.choice import NAMES
+
+    rel = np.where(policy.allowed(NAMES), _values(policy, deals), -np.inf)
+    return np.asarray(NAMES, dtype=object)[rel.argmax(1)]
 
 
 class FittedChoice(_Models):
     """The choice policy: the variant with the best modelled relative value for the
-    chooser's hand (``choice.choose`` without game context: every contract available)."""
+    chooser's hand (``choice.choose`` without game context: every contract available).
+
+    ``game_values`` gives what the report needs to hold it to a game's troeven quota: its
+    best negative, its trump call (the best troeven option, NT included) and how much more
+    it values the call than that negative."""
+
+    call_words = "the fitted choice model's best troeven option: C, D, H, S or NT"
 
     def __call__(self, deals: Any) -> np.ndarray:
         return _choose(self, deals)
+
+    def game_values(self, deals: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        from bonken_sim.models.choice import NAMES, NEGATIVES, TROEVENS
+
+        rel = _values(self, deals)
+        ok = self.allowed(NAMES)
+        neg = np.array([NAMES.index(v) for v in NEGATIVES if ok[NAMES.index(v)]])
+        trump = np.array([NAMES.index(v) for v in TROEVENS if ok[NAMES.index(v)]])
+        best_neg = neg[rel[:, neg].argmax(1)]
+        call = trump[rel[:, trump].argmax(1)]
+        rows = np.arange(len(rel))
+        names = np.asarray(NAMES, dtype=object)
+        return names[best_neg], names[call], rel[rows, call] - rel[rows, best_neg]
 
 
 class FittedDoubling(_Models):

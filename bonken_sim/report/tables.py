@@ -13,7 +13,10 @@ from bonken_sim.report.histograms import (
     CHOOSER,
     DIFF_VALUES,
     FEATURES,
+    GAME_DEALS,
+    GAME_TROEVEN_DEALS,
     NT_DIFF_VALUES,
+    OWN_TROEVEN,
     PAIRS,
     REL_NAMES,
     REL_OFFSET,
@@ -63,10 +66,11 @@ def _seat(stats: RunStats, r: int) -> int:
 
 
 def expected_score(stats: RunStats) -> pd.DataFrame:
-    """Mean raw score per variant and seat relation."""
+    """Mean raw score per contract (the variants, then the chooser's own troeven call) and
+    seat relation."""
     n, s1, s2 = hist_moments(stats.hists.score, SCORE_VALUES)
     rows = []
-    for v, name in enumerate(stats.variants):
+    for v, name in enumerate(stats.contracts):
         ci = _ci_frame(n[v], s1[v], s2[v])
         for r in range(len(REL_NAMES)):
             rows.append(
@@ -84,7 +88,7 @@ def expected_score(stats: RunStats) -> pd.DataFrame:
 def score_distribution(stats: RunStats) -> pd.DataFrame:
     """Probability of each raw score per variant and relation (scores that occur at all)."""
     rows = []
-    for v, name in enumerate(stats.variants):
+    for v, name in enumerate(stats.contracts):
         h = stats.hists.score[v]  # (R, NS)
         seen = np.flatnonzero(h.sum(0))
         for r in range(len(REL_NAMES)):
@@ -118,7 +122,7 @@ def hand_features(stats: RunStats) -> pd.DataFrame:
         frame = pd.DataFrame(
             {
                 "feature": fname,
-                "variant": np.array(stats.variants)[idx[1]],
+                "variant": np.array(stats.contracts)[idx[1]],
                 "relation": np.array([*REL_NAMES, "all"])[idx[2]],
                 "value": idx[0],
                 **{k: a.reshape(-1) for k, a in ci.items()},
@@ -133,13 +137,13 @@ def hand_features(stats: RunStats) -> pd.DataFrame:
 
 
 def chooser_value(stats: RunStats) -> pd.DataFrame:
-    """The chooser's mean score per variant and its advantage over a fair share (total/4)."""
+    """The chooser's mean score per contract and its advantage over a fair share (total/4)."""
     n, s1, s2 = hist_moments(stats.hists.score[:, CHOOSER], SCORE_VALUES)
     ci = _ci_frame(n, s1, s2)
-    fair = np.array([deal_total(v) / 4 for v in stats.variants])
+    fair = np.array([deal_total(v) / 4 for v in stats.contracts])
     return pd.DataFrame(
         {
-            "variant": stats.variants,
+            "variant": stats.contracts,
             **ci,
             "fair_share": fair,
             "advantage": ci["mean"] - fair,
@@ -149,27 +153,45 @@ def chooser_value(stats: RunStats) -> pd.DataFrame:
     )
 
 
+def choice_set(stats: RunStats) -> list[int]:
+    """The contracts a chooser weighs (indices into ``stats.contracts``): the negatives and
+    troeven in the trump he names, when the run has his call; else every variant."""
+    if not stats.call_rule:
+        return list(range(len(stats.variants)))
+    names = stats.contracts
+    return [k for k, v in enumerate(names) if not v.startswith("troeven") or v == OWN_TROEVEN]
+
+
+def _best_of(rel: np.ndarray, allowed: list[int]) -> np.ndarray:
+    """(…, K) bool: the allowed contract with the highest value along the last axis."""
+    best = np.zeros(rel.shape, bool)
+    sub = rel[..., allowed]
+    ok = np.isfinite(sub).any(-1)
+    pick = np.asarray(allowed)[np.argmax(np.where(np.isfinite(sub), sub, -np.inf), -1)]
+    np.put_along_axis(best, pick[..., None], ok[..., None], -1)
+    return best
+
+
 def best_contract(stats: RunStats) -> pd.DataFrame:
-    """The chooser's relative score (his score minus the variant's mean chooser score over
-    the run) per variant, by buckets of his hcp and of his longest suit; ``best`` marks the
-    variant with the highest relative score in each bucket."""
+    """The chooser's relative score (his score minus the contract's mean chooser score over
+    the run) per contract, by buckets of his hcp and of his longest suit; ``best`` marks the
+    contract of the choice set (:func:`choice_set`, ``in_choice_set``) with the highest
+    relative score in each bucket."""
     mu = stats.mu_chooser
+    allowed = choice_set(stats)
     frames = []
     for feature, edges, labels in (
         ("hcp", HCP_EDGES, HCP_BUCKETS),
         ("longest", LONGEST_EDGES, LONGEST_BUCKETS),
     ):
-        hist = stats.hists.feature(feature)[:, :, CHOOSER, :]  # (X, V, NS)
-        b = _bucket(hist, edges)  # (B, V, NS)
+        hist = stats.hists.feature(feature)[:, :, CHOOSER, :]  # (X, K, NS)
+        b = _bucket(hist, edges)  # (B, K, NS)
         n, s1, s2 = hist_moments(b, SCORE_VALUES)
         ci = _ci_frame(n, s1, s2)
         rel = ci["mean"] - mu[None, :]
-        best = np.zeros_like(rel, bool)
-        for k in range(rel.shape[0]):
-            if np.isfinite(rel[k]).any():
-                best[k, np.nanargmax(rel[k])] = True
+        best = _best_of(rel, allowed)
         for k, label in enumerate(labels):
-            for v, name in enumerate(stats.variants):
+            for v, name in enumerate(stats.contracts):
                 frames.append(
                     {
                         "feature": feature,
@@ -179,42 +201,163 @@ def best_contract(stats: RunStats) -> pd.DataFrame:
                         "mean_relative": rel[k, v],
                         "ci_low": ci["ci_low"][k, v] - mu[v],
                         "ci_high": ci["ci_high"][k, v] - mu[v],
+                        "in_choice_set": v in allowed,
                         "best": bool(best[k, v]),
                     }
                 )
     return pd.DataFrame(frames)
 
 
+def hand_grid(stats: RunStats) -> pd.DataFrame:
+    """The best contract of the choice set by the chooser's hcp bucket and longest-suit
+    bucket jointly: every contract's relative score per cell, ``best`` marking the highest."""
+    mu = stats.mu_chooser
+    allowed = choice_set(stats)
+    h = _bucket(_bucket(stats.hists.hand2, HCP_EDGES, 0), LONGEST_EDGES, 1)  # (B, L, K, NS)
+    n, s1, s2 = hist_moments(h, SCORE_VALUES)
+    ci = _ci_frame(n, s1, s2)
+    rel = ci["mean"] - mu
+    best = _best_of(rel, allowed)
+    idx = np.indices(n.shape).reshape(3, -1)
+    frame = pd.DataFrame(
+        {
+            "hcp_bucket": np.array(HCP_BUCKETS)[idx[0]],
+            "longest_bucket": np.array(LONGEST_BUCKETS)[idx[1]],
+            "contract": np.array(stats.contracts)[idx[2]],
+            "n": n.reshape(-1),
+            "mean_relative": rel.reshape(-1),
+            "ci_low": (ci["ci_low"] - mu).reshape(-1),
+            "ci_high": (ci["ci_high"] - mu).reshape(-1),
+            "in_choice_set": np.isin(idx[2], allowed),
+            "best": best.reshape(-1),
+        }
+    )
+    return frame
+
+
+def _eta2(h: np.ndarray) -> np.ndarray:
+    """Variance explained by the first axis of score histograms (G, …, NS): the between-group
+    sum of squares over the total (η²), per trailing index."""
+    n, s1, s2 = hist_moments(h, SCORE_VALUES)
+    N, S1, S2 = n.sum(0), s1.sum(0), s2.sum(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = S2 - S1 * S1 / N
+        between = np.where(n > 0, s1 * s1 / np.where(n > 0, n, 1), 0.0).sum(0) - S1 * S1 / N
+        return np.where(total > 0, between / total, np.nan)
+
+
+def feature_importance(stats: RunStats) -> pd.DataFrame:
+    """Per contract, the share of the variance of a seat's score explained by each of its
+    own hand features (η² of the feature's group means, the four seats pooled) and by the
+    seat itself (``feature`` = ``seat``); ``rank`` 1 is the most predictive hand feature."""
+    rows = []
+    seat = _eta2(np.moveaxis(stats.hists.score, 1, 0))  # (K,)
+    eta = {f: _eta2(stats.hists.feature(f).sum(2)) for f in FEATURES}  # each (K,)
+    for k, name in enumerate(stats.contracts):
+        ranked = sorted(FEATURES, key=lambda f: -np.nan_to_num(eta[f][k], nan=-1))
+        rows.append({"variant": name, "feature": "seat", "eta2": seat[k], "rank": 0})
+        for r, f in enumerate(ranked, 1):
+            rows.append({"variant": name, "feature": f, "eta2": eta[f][k], "rank": r})
+    return pd.DataFrame(rows)
+
+
+#: a player's chooser turns per game of eleven deals (three players choose three times, one
+#: twice: 11/4 on average), to put a value per chooser turn in game terms
+TURNS_PER_GAME = GAME_DEALS / 4
+
+
 def choice_value(stats: RunStats) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(rules, frequency): the chooser's mean relative score per turn under each choice rule
-    and the paired gain of each rule over every other; how often each rule picks each
-    variant."""
+    (and per game: × TURNS_PER_GAME) and the paired gain of each rule over every other; how
+    often each rule picks each variant, and troeven in any trump (``troeven``), beside the
+    share a game gives each contract (``game_share``)."""
     c = stats.choice
     if c is None or c.n == 0:
         return pd.DataFrame(), pd.DataFrame()
     cols = ("mean", "sd", "ci_low", "ci_high")
     alone = mean_ci_array(np.full(len(c.rules), c.n), c.sums, c.sumsq)
     paired = mean_ci_array(np.full(c.diff_sums.shape, c.n), c.diff_sums, c.diff_sumsq)
-    rows = [
-        {
-            "rule": rule,
-            "versus": "",
-            "n": c.n,
-            **{k: a[i] for k, a in zip(cols, alone, strict=True)},
-        }
-        for i, rule in enumerate(c.rules)
-    ]
+    troeven = np.array([v.startswith("troeven") for v in stats.variants])
+    weights = c.game.weights if c.game is not None else np.full(len(troeven), 1 / len(troeven))
+    picked = np.vstack([c.chosen[:-1], c.n * weights])  # random: its exact expectation
+    rows = []
+    for i, rule in enumerate(c.rules):
+        rows.append(
+            {
+                "rule": rule,
+                "versus": "",
+                "n": c.n,
+                **{k: a[i] for k, a in zip(cols, alone, strict=True)},
+                "troeven_share": picked[i, troeven].sum() / c.n,
+            }
+        )
     for i, rule in enumerate(c.rules):
         for j, other in enumerate(c.rules):
             if i < j:
                 pair = {k: a[i, j] for k, a in zip(cols, paired, strict=True)}
                 rows.append({"rule": rule, "versus": other, "n": c.n, **pair})
+    table = pd.DataFrame(rows)
+    for k in ("mean", "ci_low", "ci_high"):
+        table[f"{k}_per_game"] = table[k] * TURNS_PER_GAME
     freq = []
     for i, rule in enumerate(c.rules):
-        for v, name in enumerate(stats.variants):
-            count = c.chosen[i, v] if rule != "random" else c.n / len(stats.variants)
-            freq.append({"rule": rule, "variant": name, "count": count, "share": count / c.n})
-    return pd.DataFrame(rows), pd.DataFrame(freq)
+        counts = [*picked[i], picked[i, troeven].sum()]
+        for name, count in zip([*stats.variants, OWN_TROEVEN], counts, strict=True):
+            if name == OWN_TROEVEN and not troeven.any():
+                continue
+            freq.append(
+                {
+                    "rule": rule,
+                    "variant": name,
+                    "count": count,
+                    "share": count / c.n,
+                    "game_share": _game_share(name),
+                }
+            )
+    return table, pd.DataFrame(freq)
+
+
+def _game_share(name: str) -> float:
+    """The share of a game's deals a contract gets (NaN for a single trump option)."""
+    if name == OWN_TROEVEN:
+        return GAME_TROEVEN_DEALS / GAME_DEALS
+    return np.nan if name.startswith("troeven") else 1 / GAME_DEALS
+
+
+def choice_picks(stats: RunStats) -> pd.DataFrame:
+    """Per choice rule and contract of the choice set (troeven: any trump): how often the
+    rule picks it and the chooser's mean relative score on those deals (95% CI): what a
+    contract is worth when that rule chooses it."""
+    c = stats.choice
+    if c is None or c.n == 0:
+        return pd.DataFrame()
+    troeven = np.array([v.startswith("troeven") for v in stats.variants])
+    groups = [(v, [k]) for k, v in enumerate(stats.variants) if not troeven[k]]
+    if troeven.any():
+        groups.append((OWN_TROEVEN, list(np.flatnonzero(troeven))))
+    rows = []
+    for i, rule in enumerate(c.rules[:-1]):  # random picks nothing in particular
+        for name, idx in groups:
+            n, s1, s2 = (
+                c.chosen[i, idx].sum(),
+                c.pick_sums[i, idx].sum(),
+                c.pick_sumsq[i, idx].sum(),
+            )
+            mean, sd, lo, hi = (float(a) for a in mean_ci_array(n, s1, s2))
+            rows.append(
+                {
+                    "rule": rule,
+                    "contract": name,
+                    "n": int(n),
+                    "share": n / c.n,
+                    "game_share": _game_share(name),
+                    "mean": mean,
+                    "sd": sd,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def trump_value(stats: RunStats) -> pd.DataFrame:

@@ -120,14 +120,36 @@ def chooser_scores(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.pivot(index="deal", columns="variant", values=f"score_{CHOOSER}")
 
 
+def own_call(c: pd.DataFrame, deals: pd.DataFrame, calls=None) -> pd.Series:
+    """The chooser's score in his own troeven call: ``calls`` (variant names), or without
+    them his longest suit (ties: more honours, then the higher suit)."""
+    if calls is None:
+        keys = [
+            (h * 5 + o) * 4 + s
+            for s, (h, o) in enumerate(_holding(deals[f"hand_{CHOOSER}"], s) for s in range(4))
+        ]
+        best = pd.concat(keys, axis=1).to_numpy().argmax(1)
+        calls = np.array([f"troeven_{'CDHS'[b]}" for b in best])
+    return pd.Series(c.to_numpy()[np.arange(len(c)), c.columns.get_indexer(calls)], c.index)
+
+
+def game_relative(c: pd.DataFrame, own: pd.Series) -> pd.DataFrame:
+    """Relative scores as a game values them: troeven in any trump against the own call."""
+    base = c.mean()
+    for v in c.columns:
+        if v.startswith("troeven"):
+            base[v] = own.mean()
+    return c - base
+
+
 # ---------------------------------------------------------------------------------------
 # Section 1
 
 
 def test_expected_score(report, frame):
     t = csv(report, "expected_score")
-    assert len(t) == 12 * 4
-    for row in t.itertuples():
+    assert len(t) == 13 * 4  # the 12 variants and troeven in the chooser's own call
+    for row in t[t["variant"] != "troeven"].itertuples():
         seat = SEATS[row.relation]
         assert row.seat == seat
         x = frame.loc[frame["variant"] == row.variant, f"score_{seat}"]
@@ -136,6 +158,7 @@ def test_expected_score(report, frame):
 
 def test_score_distribution(report, frame):
     t = csv(report, "score_distribution")
+    t = t[t["variant"] != "troeven"]  # the chooser's own call: tests/report/test_choice_findings
     for (variant, rel), g in t.groupby(["variant", "relation"]):
         x = frame.loc[frame["variant"] == variant, f"score_{SEATS[rel]}"]
         counts = x.value_counts()
@@ -159,7 +182,7 @@ def _feature(frame: pd.DataFrame, name: str, seat: int) -> pd.Series:
 def test_hand_features(report, frame, feature):
     t = csv(report, "hand_features")
     t = t[t["feature"] == feature]
-    assert set(t["variant"]) == set(frame["variant"])
+    assert set(t["variant"]) == {*frame["variant"], "troeven"}
     for rel in [*REL_NAMES, "all"]:
         seats = [SEATS[rel]] if rel != "all" else range(4)
         pooled = pd.concat(
@@ -197,8 +220,10 @@ def test_chooser_value(report, frame):
 def test_best_contract(report, frame):
     t = csv(report, "best_contract")
     c = chooser_scores(frame)
-    mu = c.mean()
     deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    c["troeven"] = own_call(c, deals)
+    mu = c.mean()
+    allowed = [v for v in c.columns if not v.startswith("troeven_")]
     buckets = {
         "hcp": pd.cut(deals[f"hcp_{CHOOSER}"], HCP_BINS, right=False, labels=HCP_LABELS),
         "longest": _feature(deals, "longest", CHOOSER).map(lambda x: "7+" if x >= 7 else str(x)),
@@ -211,18 +236,27 @@ def test_best_contract(report, frame):
             for variant, value in row_means.items():
                 assert close(rows.loc[variant, "mean_relative"], value), (feature, label, variant)
                 assert rows.loc[variant, "n"] == rel.size()[label]
-            assert rows.loc[row_means.idxmax(), "best"]
+            assert rows.loc[row_means[allowed].idxmax(), "best"]
             assert rows["best"].sum() == 1
 
 
 def test_choice_value(report, frame):
     t = csv(report, "choice_value")
     c = chooser_scores(frame)
-    rel = c - c.mean()
     deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
+    rel = game_relative(c, own_call(c, deals))
+    troeven = rel.columns.str.startswith("troeven")
+    weights = np.where(troeven, 4 / troeven.sum(), 1.0) / 11
+    weights = weights / weights.sum()
+    best_t, best_n = rel.loc[:, troeven].max(axis=1), rel.loc[:, ~troeven].max(axis=1)
+    u = (rel.index.to_numpy() * 0.6180339887498949) % 1.0  # the report's tie-break
+    gap = best_t - best_n + 1e-9 * u
+    tau = np.quantile(gap, 1 - weights[troeven].sum())
+    hind_quota = best_t.where(gap > tau, best_n)
     values = {
         "hindsight": rel.max(axis=1),
-        "random": rel.mean(axis=1),
+        "hindsight_quota": hind_quota,
+        "random": rel @ weights,
         "always_nt": rel["troeven_NT"],
         "policy": pd.Series(
             rel.to_numpy()[
@@ -243,6 +277,7 @@ def test_choice_value(report, frame):
     picked = rel.idxmax(axis=1).value_counts()
     for variant in c.columns:
         assert freq.loc[("hindsight", variant), "count"] == picked.get(variant, 0)
+    assert freq.loc[("hindsight", "troeven"), "count"] == picked.filter(like="troeven").sum()
     assert freq.loc[("always_nt", "troeven_NT"), "count"] == DEALS
 
 
@@ -619,7 +654,7 @@ def test_rewrite_replaces_a_previous_report(run_dir, tmp_path):
 def test_fitted_policies(run_dir, frame):
     """The report's 'policy' rules are choice.choose on the chooser's hands and
     doubling.doubles on the contract it chooses: the tables against calling them directly."""
-    from bonken_sim.models.choice import choose, load_models
+    from bonken_sim.models.choice import TROEVENS, choose, load_models
     from bonken_sim.models.doubling import doubles
     from bonken_sim.report import tables as T
     from bonken_sim.report.policies import fitted_rules
@@ -628,16 +663,19 @@ def test_fitted_policies(run_dir, frame):
     stats = aggregate(run_dir, choice_rules, double_rules)
     models = load_models()
     c = chooser_scores(frame)
-    rel = c - c.mean()
     deals = frame.drop_duplicates("deal").set_index("deal").loc[c.index]
-    picked = choose(models, deals[f"hand_{CHOOSER}"].to_numpy(np.uint64), seat=2)
+    hands = deals[f"hand_{CHOOSER}"].to_numpy(np.uint64)
+    calls = choose(models, hands, seat=2, available=TROEVENS)
+    rel = game_relative(c, own_call(c, deals, calls))
+    picked = choose(models, hands, seat=2)
     mine = pd.Series(rel.to_numpy()[np.arange(len(rel)), rel.columns.get_indexer(picked)])
     rules, freq = T.choice_value(stats)
     row = rules[(rules["rule"] == "policy") & (rules["versus"] == "")].iloc[0]
     check_row(row, moments(mine))
     counts = pd.Series(picked).value_counts()
     f = freq[freq["rule"] == "policy"].set_index("variant")["count"]
-    assert all(f[v] == counts.get(v, 0) for v in f.index)
+    assert all(f[v] == counts.get(v, 0) for v in f.index if v != "troeven")
+    assert f["troeven"] == sum(counts.get(v, 0) for v in TROEVENS)
 
     hands = deals[[f"hand_{p}" for p in range(4)]].to_numpy(np.uint64)
     gains: dict[tuple[str, str, str], list] = {}
