@@ -231,7 +231,8 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
         sections, draw, tabs = deal_sections(stats, dbl, has_games=bool(game_runs))
         if game_runs:
             progress("reading the games", 0, 0)
-            mu = chooser_means_by_variant(stats.variants, stats.mu_chooser)
+            # the variants' means only: the contracts may end with the chooser's own troeven
+            mu = chooser_means_by_variant(stats.variants, stats.mu_chooser[: len(stats.variants)])
             sections.append(games_section(aggregate_game_set(game_runs, mu), tabs, draw))
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
