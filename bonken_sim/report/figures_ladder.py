@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from bonken_sim.report.figure_kit import bottom_legend, new_figure
+from bonken_sim.report.figure_kit import new_figure
 
 #: (lower, hero, colour, label) of each series, top to bottom within a variant's row
 SERIES = (
@@ -23,9 +23,8 @@ def strong_play_gaps(t: pd.DataFrame, tier: str | None) -> Figure:
     """``t``: ``ladder_input.distance_table``. ``tier``: the run's card-play tier, whose series
     is drawn bold (None: no heuristic tier played every seat)."""
     n = len(t)
-    fig = new_figure(0.42 * n + 1.9, "How far each heuristic tier is from expert card play: "
-                     "one hero among three of a lower tier, paired (95% CI)", left=1.4,
-                     top=0.8, bottom=1.3)  # fmt: skip
+    title = "How far each heuristic tier is from expert card play (paired gains, 95% CI)"
+    fig = new_figure(0.42 * n + 1.9, title, left=1.4, top=0.8, bottom=1.5)
     ax = fig.subplots()
     y = np.arange(n)
     handles = []
@@ -44,6 +43,7 @@ def strong_play_gaps(t: pd.DataFrame, tier: str | None) -> Figure:
     ax.set_yticks(y, t["variant"])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("hero's mean score minus the seat average (points per deal)")
-    bottom_legend(fig, handles, "hero among three of the lower tier, same deals, seats permuted")
-    fig.legends[0].set_ncols(1)
+    fig.legend(handles=handles, loc="lower center", ncol=1, bbox_to_anchor=(0.5, 0.0),
+               frameon=False, title="one hero among three of the lower tier, same deals, "
+               "seats permuted")  # fmt: skip
     return fig

@@ -59,8 +59,8 @@ def _intro(ladder: Ladder, tier: str | None) -> str:
     )
     return (
         f"From the strategy ladder {ladder.path.name} (bonken-sim ladder, seed {ladder.seed}): "
-        f"advanced among basic on {ladder.deals:,} deals, the expert ({ladder.expert}: "
-        f"determinized search, docs/STRATEGIES.md) among basic and among advanced on the first "
+        f"advanced among basic on {ladder.deals:,} deals, the {ladder.expert} tier "
+        f"(determinized search, docs/STRATEGIES.md) among basic and among advanced on the first "
         f"{ladder.expert_deals:,} of them. {run} Every cost, choice value and doubling figure "
         "above is measured with heuristic play; this section says how far that play is from "
         "strong play, contract by contract."
@@ -105,7 +105,7 @@ def tier_sentence(t: pd.DataFrame, tier: str, this_run: bool) -> str:
     return (
         f"{who} is furthest from expert play in {most['variant']}: one expert among three "
         f"{tier} players scores {_ci(most, c)} points per deal more than a {tier} player in "
-        f"the same seat; closest in {least['variant']} ({_ci(least, c)}). The expert scores "
+        f"the same seat; closest in {least['variant']}, {_ci(least, c)}. The expert scores "
         f"significantly more than {tier} in {above} of {len(t)} variants{worse}."
     )
 
@@ -150,6 +150,6 @@ def _meaning(t: pd.DataFrame, tier: str) -> str:
     big = t.loc[mean.idxmax()]
     return (
         f"An expert in place of one {tier} player gains between {mean.min():+.2f} and "
-        f"{mean.max():+.2f} points per deal depending on the contract; the costs and choice "
-        f"values above are furthest from strong play's in {big['variant']}."
+        f"{mean.max():+.2f} points per deal depending on the contract, most in "
+        f"{big['variant']}: there {tier} card play leaves the most to a stronger player."
     )
