@@ -52,7 +52,8 @@ def read_ladder(path: str | os.PathLike, run_manifest: dict) -> Ladder:
     doc = _load(p)
     where = f"--ladder {p}"
     card = doc.get("card_play")
-    if not isinstance(card, dict) or not isinstance(doc.get("deals"), int):
+    counts = (doc.get("deals"), doc.get("expert_deals", 0), doc.get("seed", 0))
+    if not isinstance(card, dict) or not all(isinstance(c, int) for c in counts):
         raise LadderError(f"{where} is not a strategy ladder (bonken-sim ladder --out FILE)")
     theirs = doc.get("ruleset", "standard")  # ladders before the field played RULES.md
     ours = run_rules_name(run_manifest)
@@ -80,8 +81,8 @@ def read_ladder(path: str | os.PathLike, run_manifest: dict) -> Ladder:
     gains = pd.DataFrame(
         rows, columns=["rung", "lower", "hero", "variant", "mean", "ci_low", "ci_high", "n"]
     )
-    return Ladder(p, doc["deals"], int(doc.get("expert_deals", 0)), doc.get("seed", 0), expert,
-                  gains)  # fmt: skip
+    deals, expert_deals, seed = (int(c) for c in counts)  # type: ignore[arg-type]
+    return Ladder(p, deals, expert_deals, seed, expert, gains)
 
 
 def _load(p: Path) -> dict[str, Any]:

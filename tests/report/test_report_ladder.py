@@ -160,6 +160,7 @@ def _edited(ladder, dest, edit):
         ("missing", r"--ladder .*nowhere.json does not exist"),
         ("not_json", r"--ladder .* is not JSON"),
         ("not_a_ladder", r"--ladder .* is not a strategy ladder"),
+        ("bad_count", r"--ladder .* is not a strategy ladder"),
         ("no_expert", r"--ladder .* has no expert rung"),
         ("no_basic_expert", r"--ladder .* has no rung basic->expert"),
         ("other_rules", r"measured under the bierkaart rules, the run was played under the "),
@@ -177,6 +178,8 @@ def test_bad_inputs_are_one_line(capsys, deal_run, ladder, tmp_path, case, messa
     elif case == "not_a_ladder":
         path = tmp_path / "x.json"
         path.write_text(json.dumps({"format": "something else"}))
+    elif case == "bad_count":
+        path = _edited(ladder, tmp_path / "x.json", lambda d: d.update(expert_deals="20"))
     elif case == "no_expert":
         path = _edited(ladder, tmp_path / "x.json", lambda d: [
             d["card_play"].pop(k) for k in list(d["card_play"]) if k.endswith("expert")
