@@ -6,9 +6,9 @@
   variant's total is fixed, so this is also the hero's paired gain over a lower-tier player
   in the same seat on the same deal. The expert rungs ("expert over advanced" and "expert
   over basic") search at every decision, so they run on their own, smaller number of deals
-  (``expert_deals``). Gains against different lower tiers do not add up (an expert gains
-  more among basic players than the sum of advanced-among-basic and expert-among-advanced
-  whenever its edge depends on the opponents), so how far basic play is from expert play
+  (``expert_deals``). Gains against different lower tiers do not add up (an expert's gain
+  among basic players is not the sum of advanced-among-basic and expert-among-advanced
+  when its edge depends on the opponents, and it does), so how far basic play is from expert play
   is measured directly, by its own rung.
 * **Contract choice**: the chooser's realised score relative to the contract's mean under the
   fitted relative-value policy, minus the same under a uniformly random choice, paired on
