@@ -104,7 +104,7 @@ def tier_sentence(t: pd.DataFrame, tier: str, this_run: bool) -> str:
     worse = f", significantly less in {below}" if below else ", significantly less in none"
     return (
         f"{who} is furthest from expert play in {most['variant']}: one expert among three "
-        f"{tier} players scores {_ci(most, c)} points per deal more than a {tier} player in "
+        f"{tier} players scores {_ci(most, c)} points per deal more than {_a(tier)} player in "
         f"the same seat; closest in {least['variant']}, {_ci(least, c)}. The expert scores "
         f"significantly more than {tier} in {above} of {len(t)} variants{worse}."
     )
@@ -144,12 +144,16 @@ def ladder_findings(t: pd.DataFrame, tier: str | None) -> list[str]:
     return out
 
 
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
 def _meaning(t: pd.DataFrame, tier: str) -> str:
     c = _col(tier, "expert")
     mean = t[c + "mean"]
     big = t.loc[mean.idxmax()]
     return (
-        f"An expert in place of one {tier} player gains between {mean.min():+.2f} and "
+        f"An expert in place of {_a(tier)} player gains between {mean.min():+.2f} and "
         f"{mean.max():+.2f} points per deal depending on the contract, most in "
         f"{big['variant']}: there {tier} card play leaves the most to a stronger player."
     )
