@@ -45,7 +45,8 @@ run: $(VENV)/.installed-run
 	  $(BIN)/bonken-sim game --games $(GAMES) --seed $(GAME_SEED) --players $$players \
 	    --out results/games-main/seating-$$k --force --quiet || exit 1; \
 	done
-	$(BIN)/bonken-sim report results/run-main --games results/games-main
+	$(BIN)/bonken-sim ladder --deals 20k --expert-deals 1000 --seed 1 --out results/ladder-main.json --force
+	$(BIN)/bonken-sim report results/run-main --games results/games-main --ladder results/ladder-main.json
 
 test: $(VENV)/.installed-test
 	@scripts/ensure_chromium.sh

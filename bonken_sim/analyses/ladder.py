@@ -4,8 +4,12 @@
   on the same deals with the hero in each of the four seats in turn (seat-permuted, paired):
   the hero's mean score minus the seat average (the deal's total / 4), with a 95% CI. Every
   variant's total is fixed, so this is also the hero's paired gain over a lower-tier player
-  in the same seat on the same deal. The rung "expert over advanced" searches at every
-  decision, so it runs on its own, smaller number of deals (``expert_deals``).
+  in the same seat on the same deal. The expert rungs ("expert over advanced" and "expert
+  over basic") search at every decision, so they run on their own, smaller number of deals
+  (``expert_deals``). Gains against different lower tiers do not add up (an expert's gain
+  among basic players is not the sum of advanced-among-basic and expert-among-advanced
+  when its edge depends on the opponents, and it does), so how far basic play is from expert play
+  is measured directly, by its own rung.
 * **Contract choice**: the chooser's realised score relative to the contract's mean under the
   fitted relative-value policy, minus the same under a uniformly random choice, paired on
   the same deals (every variant is played on every deal, so both choices are observed).
@@ -36,7 +40,8 @@ from bonken_sim.rules.names import N_VARIANTS
 from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
-EXPERT_RUNG = ("advanced", "expert")
+EXPERT_LOWERS = ("advanced", "basic")  # the expert rungs' lower tiers
+RULESET = "standard"  # the ladder plays RULES.md (its totals and fitted models are those)
 EXPERT_DEALS = 2_000  # the expert rung's default deals
 
 
@@ -146,8 +151,8 @@ def run_ladder(
     expert: str = "expert",
 ) -> dict[str, Any]:
     """Every rung of the ladder on ``deals`` deals of ``seed``; the expert rung (``expert``:
-    its strategy name, settings included) on the first ``expert_deals`` of them (0: none;
-    at most ``deals``)."""
+    its strategy name, settings included, over each tier of ``EXPERT_LOWERS``) on the first
+    ``expert_deals`` of them (0: none; at most ``deals``)."""
     if deals < 2:
         raise ValueError(
             f"--deals must be at least 2 (a confidence interval needs two), got {deals}"
@@ -164,8 +169,7 @@ def run_ladder(
     expert_deals = min(expert_deals, deals)
     models = load_models()
     rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}
-    if expert_deals:
-        lo = EXPERT_RUNG[0]
+    for lo in EXPERT_LOWERS if expert_deals else ():
         rungs[f"{lo}->{expert}"] = card_play_rung(expert_deals, seed, lo, expert, threads)
     second = (seed + 1) % 2**64  # the choice and doubling rungs' deals (seeds are 64-bit)
     sp = self_play(deals, second, "basic", threads)
@@ -179,6 +183,7 @@ def run_ladder(
         "deals": deals,
         "expert_deals": expert_deals,
         "seed": seed,
+        "ruleset": RULESET,
         "card_play": rungs,
         "choice": ch,
         "doubling": dbl,

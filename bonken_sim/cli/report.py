@@ -58,8 +58,17 @@ from bonken_sim.cli.console import StageLine
     "on whole games (win rates, what choice and doubling are worth). Repeatable; RUN_DIR must "
     "be a deal run.",
 )
+@click.option(
+    "--ladder",
+    "ladder",
+    metavar="FILE",
+    type=click.Path(path_type=Path),
+    help="A strategy ladder's JSON (bonken-sim ladder --out FILE) with its expert rungs: adds "
+    "a section on how far basic and advanced card play are from expert play, per contract. "
+    "RUN_DIR must be a deal run.",
+)
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
-def report(run_dir, out, formats, workers, no_policy, compare_games, games, quiet):
+def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladder, quiet):
     """Write the report of a run or a game run: figures, CSV tables, report.html and
     report.md."""
     from bonken_sim.report.pool import default_workers, start_early
@@ -78,6 +87,7 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, games, quie
             "fitted": not no_policy,
             "compare_games": compare_games,
             "games": games,
+            "ladder": ladder,
         }
         return write_report(run_dir, out, fmts, progress=progress, **options)
 

@@ -43,6 +43,8 @@ from bonken_sim.report.game_set import (
     chooser_means_by_variant,
     find_game_runs,
 )
+from bonken_sim.report.ladder_input import read_ladder, run_tier
+from bonken_sim.report.ladder_section import ladder_section
 from bonken_sim.report.meta import deal_run_meta, game_run_meta
 from bonken_sim.report.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.render import html_page, markdown_page
@@ -134,6 +136,7 @@ def write_report(
     compare_games: str | os.PathLike | None = None,
     progress: Progress | None = None,
     games: Sequence[str | os.PathLike] = (),
+    ladder: str | os.PathLike | None = None,
 ) -> ReportResult:
     """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
 
@@ -149,7 +152,9 @@ def write_report(
     to it. ``compare_games``: a second game run of the same games with the other doubling
     setting, for the effect of doubling on win rates (game runs only). ``games``: game runs
     (or folders of them) played under the run's rules, for a section on whole games (deal
-    runs only; see ``game_set``).
+    runs only; see ``game_set``). ``ladder``: a strategy ladder's JSON (``bonken-sim ladder
+    --out``) with its expert rungs, for a section on how far the heuristic tiers' card play
+    is from expert play (deal runs only; see ``ladder_input``).
 
     ``progress(stage, done, total)`` is told what is being done: the parts read, the figures
     drawn (``done`` of ``total``; total 0 for a stage without a count).
@@ -163,6 +168,10 @@ def write_report(
             raise ReportError(
                 f"--games adds games to a deal run's report; {root} is a game run itself"
             )
+        if ladder is not None:
+            raise ReportError(
+                f"--ladder adds a section to a deal run's report; {root} is a game run"
+            )
         game_manifest = G.open_game_run(root)
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
@@ -174,6 +183,7 @@ def write_report(
         )
     manifest = open_run(root)  # NotARun for a missing, foreign or incomplete run
     game_runs = find_game_runs(games, manifest) if games else []
+    strong = read_ladder(ladder, manifest) if ladder is not None else None
     dest = Path(out) if out is not None else root / DEFAULT_DIR
     check_out(root, dest)
     workers = max(1, int(workers))
@@ -192,7 +202,7 @@ def write_report(
             workers, mp_context=pool_context(), initializer=init_worker, initargs=(filters,)
         )
     try:
-        rules = (choice_rules, double_rules, game_runs)
+        rules = (choice_rules, double_rules, game_runs, strong)
         return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
     finally:
         if pool is not None:
@@ -200,7 +210,7 @@ def write_report(
 
 
 def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress):
-    choice_rules, double_rules, game_runs = rules
+    choice_rules, double_rules, game_runs, strong = rules
     n_parts = len(manifest["parts"])
     read = [0]
 
@@ -234,6 +244,9 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
             # the variants' means only: the contracts may end with the chooser's own troeven
             mu = chooser_means_by_variant(stats.variants, stats.mu_chooser[: len(stats.variants)])
             sections.append(games_section(aggregate_game_set(game_runs, mu), tabs, draw))
+        if strong is not None:
+            run = (stats.variants, run_tier(manifest))
+            sections.append(ladder_section(strong, run, len(sections) + 1, tabs, draw))
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
         pngs: dict[str, bytes] = {}
@@ -264,6 +277,8 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
         head = {"run": str(root.resolve()), "deals": stats.deals, "seed": seed}
         if game_runs:
             head["games"] = [str(r.root.resolve()) for r in game_runs]
+        if strong is not None:
+            head["ladder"] = str(strong.path.resolve())
         seconds = _finish(tmp, dest, fmts, page, files, head, t0)
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
 

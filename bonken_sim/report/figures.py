@@ -1,7 +1,8 @@
 """The report's figures by name, and how one is drawn into its files.
 
 A figure travels to a worker process as a :data:`FigureSpec`, ``(name, args)``: the name of
-a figure function (``figures_contracts``, ``figures_doubling``, ``figures_games``) and the
+a figure function (``figures_contracts``, ``figures_doubling``, ``figures_games``,
+``figures_ladder``) and the
 tables it is drawn from, all picklable.
 """
 
@@ -16,6 +17,7 @@ from matplotlib.figure import Figure
 from bonken_sim.report import figures_contracts as contracts
 from bonken_sim.report import figures_doubling as doubling
 from bonken_sim.report import figures_games as games
+from bonken_sim.report import figures_ladder as ladder
 from bonken_sim.report.figure_kit import style
 
 PNG_DPI = 110
@@ -43,6 +45,7 @@ FIGURES: dict[str, Callable[..., Figure]] = {
         games.doubling_effect,
         games.game_values,
         games.chooser_doubles,
+        ladder.strong_play_gaps,
     )
 }
 
