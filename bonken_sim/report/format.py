@@ -7,9 +7,11 @@ the page (more decimals are shown until its ends differ), and a number resting o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
+import pandas as pd
 
 #: numbers resting on fewer deals are shown without an interval (too noisy to read)
 MIN_N = 100
@@ -131,3 +133,28 @@ def percents_summing_to_100(shares: Iterable[float]) -> list[int]:
     order = np.argsort(-(x - floor), kind="stable")
     floor[order[: max(short, 0)]] += 1
     return [int(v) for v in floor]
+
+
+def ci_digits(lo: float, hi: float) -> int:
+    """Decimals that keep a 95% interval from printing as a point: two significant digits
+    of its half-width (1 to MOST_DIGITS)."""
+    half = (hi - lo) / 2
+    if not math.isfinite(half) or half <= 0:
+        return 1
+    return int(min(MOST_DIGITS, max(1, math.ceil(-math.log10(half)) + 1)))
+
+
+def ci_words(mean: float, lo: float, hi: float, digits: int = 1, unit: str = "") -> str:
+    """'+12.3 (95% CI +12.1 to +12.5)' for sentences: at least ``digits`` decimals, more
+    where the interval would otherwise print as a point."""
+    k = max(digits, ci_digits(lo, hi))
+    return f"{mean:+.{k}f}{unit} (95% CI {lo:+.{k}f} to {hi:+.{k}f})"
+
+
+def ci_column(d: pd.DataFrame) -> list[str]:
+    """A table column 'mean ± half-width' from a frame's mean / ci_low / ci_high, each with
+    enough decimals to show its interval."""
+    return [
+        fmt_ci(m, lo, hi, max(2, ci_digits(lo, hi)))
+        for m, lo, hi in zip(d["mean"], d["ci_low"], d["ci_high"], strict=True)
+    ]

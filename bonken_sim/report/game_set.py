@@ -31,6 +31,8 @@ import numpy as np
 
 from bonken_sim.report import games as G
 from bonken_sim.report.game_moments import CountedMoments, RatioMoments
+from bonken_sim.report.run_reader import ruleset_name
+from bonken_sim.rules.rulesets import RulesError
 from bonken_sim.runs.storage import FORMAT as DEAL_RUN_FORMAT
 from bonken_sim.runs.storage import VARIANT_NAMES, NotARun
 
@@ -108,17 +110,10 @@ def _open(path: Path) -> dict:
 
 
 def _rules_name(manifest: dict, where: str) -> str:
-    """The ruleset a run was played under, by name (``standard`` for RULES.md)."""
-    from bonken_sim.rules.rulesets import RulesError, Ruleset
-
-    record = manifest.get("config", {}).get("ruleset")
-    if record is None:
-        return "standard"
     try:
-        rules = Ruleset.from_dict(record, f"{where}'s ruleset")
+        return ruleset_name(manifest, where)
     except RulesError as exc:
         raise NotARun(str(exc)) from None
-    return "standard" if rules.is_standard else rules.name
 
 
 # ---------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from typing import Any
 
 import pandas as pd
 
+from bonken_sim.report.run_reader import ruleset_name
+from bonken_sim.rules.rulesets import RulesError
 from bonken_sim.runs.storage import VARIANT_NAMES
 
 #: the rungs shown, (lower tier, hero tier); the hero "expert" may carry its settings
@@ -125,16 +127,10 @@ def _rung_rows(where: str, key: str, lower: str, hero: str, per: Any) -> list[tu
 
 def run_rules_name(manifest: dict) -> str:
     """The ruleset a deal run was played under, by name (``standard`` for RULES.md)."""
-    from bonken_sim.rules.rulesets import RulesError, Ruleset
-
-    record = manifest.get("config", {}).get("ruleset")
-    if record is None:
-        return "standard"
     try:
-        rules = Ruleset.from_dict(record, "the run's ruleset")
+        return ruleset_name(manifest, "the run")
     except RulesError as exc:
         raise LadderError(str(exc)) from None
-    return "standard" if rules.is_standard else rules.name
 
 
 def run_tier(manifest: dict) -> str | None:

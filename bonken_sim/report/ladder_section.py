@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bonken_sim.report.format import fmt_ci
+from bonken_sim.report.format import ci_words, fmt_ci
 from bonken_sim.report.ladder_input import RUNGS, TIERS, Ladder, distance_table
 from bonken_sim.report.render import FigureItem, Section
-from bonken_sim.report.sections_deals import Drawings, Tables
+from bonken_sim.report.section_types import Drawings, Tables
 
 TITLE = "How far from strong play"
 NAME = "strong_play_gaps"
@@ -89,8 +89,7 @@ def _signs(t: pd.DataFrame, lower: str, hero: str) -> tuple[int, int]:
 
 
 def _ci(row: pd.Series, c: str) -> str:
-    mean, lo, hi = row[c + "mean"], row[c + "ci_low"], row[c + "ci_high"]
-    return f"{mean:+.2f} (95% CI {lo:+.2f} to {hi:+.2f})"
+    return ci_words(row[c + "mean"], row[c + "ci_low"], row[c + "ci_high"], 2)
 
 
 def tier_sentence(t: pd.DataFrame, tier: str, this_run: bool) -> str:

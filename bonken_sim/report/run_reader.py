@@ -163,3 +163,15 @@ def iter_parts(
         if deal_columns is None or len(deal_columns):
             deals = _read_deals(root / part["deals_file"], start, n, deal_columns)
         yield Part(int(part["index"]), start, n, scores, deals)
+
+
+def ruleset_name(manifest: Mapping[str, Any], where: str) -> str:
+    """The ruleset a run was played under, by name (``standard`` for the rules of
+    docs/RULES.md); a manifest whose ruleset cannot be read raises ``RulesError``."""
+    from bonken_sim.rules.rulesets import Ruleset
+
+    record = manifest.get("config", {}).get("ruleset")
+    if record is None:
+        return "standard"
+    rules = Ruleset.from_dict(record, f"{where}'s ruleset")
+    return "standard" if rules.is_standard else rules.name

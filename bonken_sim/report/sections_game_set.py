@@ -10,10 +10,10 @@ import pandas as pd
 
 from bonken_sim.report import game_set_tables as T
 from bonken_sim.report.figures_games import unit_labels
-from bonken_sim.report.format import ci_texts, fmt_ci, pct_ci, pct_texts
+from bonken_sim.report.format import ci_texts, ci_words, fmt_ci, pct_ci, pct_texts
 from bonken_sim.report.game_set import GameSetStats
 from bonken_sim.report.render import FigureItem, Section
-from bonken_sim.report.sections_deals import Drawings, Tables
+from bonken_sim.report.section_types import Drawings, Tables
 
 TITLE = "4. Whole games"
 
@@ -174,10 +174,6 @@ def _both_kinds(turns: pd.DataFrame) -> bool:
 # Findings and meanings: sentences computed from the tables
 
 
-def _interval(mean: float, lo: float, hi: float, digits: int = 1) -> str:
-    return f"{mean:+.{digits}f} (95% CI {lo:+.{digits}f} to {hi:+.{digits}f})"
-
-
 def win_rates_sentence(prof: pd.DataFrame) -> str:
     ranked = prof.sort_values("win_rate", ascending=False)
     parts = [
@@ -202,7 +198,7 @@ def value_sentence(row: pd.Series) -> str:
     }[row["measures"]]
     return (
         f"{what} is worth "
-        f"{_interval(row['total_diff'], row['total_diff_ci_low'], row['total_diff_ci_high'])} "
+        f"{ci_words(row['total_diff'], row['total_diff_ci_low'], row['total_diff_ci_high'])} "
         f"points per game and "
         f"{100 * row['win_diff']:+.1f} percentage points of win rate in whole games "
         f"({row['profile']} − {row['versus']} on the same deals)."
@@ -236,7 +232,7 @@ def _turn_sentence(turns: pd.DataFrame) -> str:
         f"over the deal run's mean for the contract it picks and a random choice "
         f"{fmt_ci(rnd['relative_mean'], rnd['relative_ci_low'], rnd['relative_ci_high'])}:"
         f" choosing well is worth "
-        f"{_interval(diff['relative_mean'], diff['relative_ci_low'], diff['relative_ci_high'], 2)}"
+        f"{ci_words(diff['relative_mean'], diff['relative_ci_low'], diff['relative_ci_high'], 2)}"
         " points per turn within a game's quota."
     )
 
@@ -255,7 +251,7 @@ def _chooser_finding(fitted: pd.DataFrame) -> str:
     return (
         f"Where the chooser chose the contract for his hand, doubling him blindly loses in "
         f"{loses} of {len(ok)} contracts and pays in {pays} (worst: {worst['contract']}, "
-        f"{_interval(worst['always_mean'], worst['always_ci_low'], worst['always_ci_high'])}"
+        f"{ci_words(worst['always_mean'], worst['always_ci_low'], worst['always_ci_high'])}"
         f" per double); the doubles of him the fitted thresholds made gained in {made_pays} "
         f"of the {len(made)} contracts where any were made."
     )

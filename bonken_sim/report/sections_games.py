@@ -12,7 +12,7 @@ from bonken_sim.report import games as G
 from bonken_sim.report.figures_games import unit_labels
 from bonken_sim.report.format import ci_texts, pct_texts
 from bonken_sim.report.render import FigureItem, Section
-from bonken_sim.report.sections_deals import Drawings, Tables
+from bonken_sim.report.section_types import Drawings, Tables
 
 GAME_GUIDE = (
     "A game is 11 deals: the dealer rotates, the chooser (across from the dealer) picks a "
