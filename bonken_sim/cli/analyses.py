@@ -56,10 +56,9 @@ from bonken_sim.cli.common import (
 )
 @click.option(
     "--deals",
-    default="1e5",
-    show_default=True,
     metavar="N",
-    help="Conditional deals (and as many unconditional ones for the averages).",
+    help="Conditional deals (and as many unconditional ones for the averages). "
+    "[default: 1e5; 500 when a seat plays expert, which searches at every card]",
 )
 @click.option("--seed", metavar="S", help="Seed (0 to 2**64-1); drawn and printed if not given.")
 @strategies_option

@@ -105,13 +105,18 @@ def expert(samples: int | None = None, exact_tricks: int | None = None) -> SeatS
     return Strategy.EXPERT if settings == Expert() else settings
 
 
+def is_expert(strategy: SeatStrategy) -> bool:
+    """Whether a seat plays the expert tier (with any settings)."""
+    return isinstance(strategy, Expert) or strategy == Strategy.EXPERT
+
+
 def with_expert_settings(
     strategies: Sequence[SeatStrategy], samples: int | None, exact_tricks: int | None
 ) -> tuple[SeatStrategy, ...]:
     """Every expert seat of ``strategies`` given these settings (``None`` keeps a seat's)."""
     out: list[SeatStrategy] = []
     for s in strategies:
-        if isinstance(s, Expert) or s == Strategy.EXPERT:
+        if is_expert(s):
             now = s if isinstance(s, Expert) else Expert()
             s = expert(
                 now.samples if samples is None else samples,

@@ -41,11 +41,15 @@ class Section:
     #: sentences for the page's "Key findings", computed from the run's numbers, in the
     #: order they should be read; the page gathers them from every section at its top
     findings: list[str] = field(default_factory=list)
+    #: how many of its leading findings the page's "Key findings" lift to the top (the
+    #: section itself opens with all of them)
+    key: int = 1
 
 
 def key_findings(sections: Sequence[Section]) -> list[str]:
-    """Every section's findings, in section order."""
-    return [f for s in sections for f in s.findings]
+    """The leading findings of every section (``key`` of each), in section order: the few
+    sentences a reader should take away, each section's others stay in the section."""
+    return [f for s in sections for f in s.findings[: s.key]]
 
 
 def _anchor(title: str) -> str:
@@ -75,6 +79,7 @@ figcaption{font-size:.92rem;color:#333}figcaption p{margin:.35rem 0}
 .note{color:#8a5300}
 .findings{background:#f3faf3;border-left:4px solid #2ca02c;padding:.3rem 1rem;margin:1rem 0}
 .findings h2{margin-top:.6rem;border:0}.findings li{margin:.3rem 0}
+.section-findings{background:#f7f7f2;padding:.5rem 1rem .5rem 2rem;margin:.6rem 0 1rem}
 .meaning{color:#222}
 """
 
@@ -125,6 +130,9 @@ def html_page(
     for s in sections:
         parts.append(f'<h2 id="{_anchor(s.title)}">{html.escape(s.title)}</h2>')
         parts.append(_paras(s.intro))
+        if s.findings:
+            items = "".join(f"<li>{html.escape(f)}</li>" for f in s.findings)
+            parts.append(f'<ul class="section-findings">{items}</ul>')
         if s.note:
             parts.append(f'<p class="note">{html.escape(s.note)}</p>')
         for caption, frame in s.tables:
@@ -250,6 +258,7 @@ def markdown_page(
     out += ["## How to read this report", ""] + [f"- {g}" for g in guide] + [""]
     for s in sections:
         out += [f"## {s.title}", "", s.intro.strip(), ""]
+        out += [f"- {f}" for f in s.findings] + ([""] if s.findings else [])
         if s.note:
             out += [f"*{s.note}*", ""]
         for caption, frame in s.tables:

@@ -111,6 +111,7 @@ def choice_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
         if "policy" in set(rules.get("rule", pd.Series(dtype=str)))
         else "The fitted choice policy is not part of this report.",
         findings=_choice_findings(stats, rules, tabs),
+        key=2,  # what choosing well is worth, and the best contract by hand strength
     )
 
 
@@ -234,6 +235,9 @@ def _choice_findings(stats: RunStats, rules: pd.DataFrame, tabs: Tables) -> list
                 f"Perfect hindsight would gain {hv['mean']:+.1f} points per chooser turn over "
                 f"a random choice ({hv['mean_per_game']:+.1f} per player and game of 11 deals)."
             )
+    hand = _best_meaning(tabs["best_contract"], by="hcp")
+    if hand and len(T.choice_set(stats)) > 1:
+        out.append(hand)
     cv = tabs["chooser_value"].set_index("variant")
     fixed = [f"troeven_{s}" for s in "CDHS"]
     if stats.call_rule and all(f in cv.index for f in fixed):
@@ -243,9 +247,6 @@ def _choice_findings(stats: RunStats, rules: pd.DataFrame, tabs: Tables) -> list
             f"{own - suit:+.1f} more than a trump suit named for him "
             f"({suit:+.1f}, the four suits averaged)."
         )
-    hand = _best_meaning(tabs["best_contract"], by="hcp")
-    if hand and len(T.choice_set(stats)) > 1:
-        out.append(hand)
     return out
 
 

@@ -84,6 +84,7 @@ def costs_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
             ("The most predictive features of a seat's hand (% of variance)", _top_features(imp)),
         ],
         findings=_cost_findings(stats, es, imp, hf),
+        key=1,  # seat against hand; the seats' edges stay in the section
     )
 
 
@@ -124,9 +125,6 @@ def _cost_findings(
         f"({seat.idxmax()}), one feature of the hand up to {top.loc[c, 'eta2']:.0%} "
         f"({FEATURE_WORDS[f]} in {c}{span})."
     ]
-    low = _low_cards_finding(hf, imp)
-    if low:
-        out.append(low)
     edge = es[es["variant"].isin(weighed)]
     edge = edge.assign(edge=edge["mean"] - edge["fair_share"])
     worst = edge.loc[edge["edge"].idxmin()]
@@ -136,6 +134,9 @@ def _cost_findings(
         f"({REL_DISPLAY[worst['relation']]} in {worst['variant']}) to {best['edge']:+.1f} "
         f"({REL_DISPLAY[best['relation']]} in {best['variant']})."
     )
+    low = _low_cards_finding(hf, imp)
+    if low:
+        out.append(low)
     return out
 
 

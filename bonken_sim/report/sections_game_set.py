@@ -87,6 +87,7 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
         figures,
         tables=_shown_tables(prof, val, turns),
         findings=game_set_findings(prof, val, fitted, turns),
+        key=3,  # win rates; choice and doubling as whole games value them
     )
 
 
@@ -209,7 +210,7 @@ def game_set_findings(
     prof: pd.DataFrame, val: pd.DataFrame, fitted: pd.DataFrame, turns: pd.DataFrame
 ) -> list[str]:
     """The games' key findings: win rates, then each pair that isolates one skill (the
-    pair with ``basic`` when there is one; contract choice also per chooser turn), then
+    pair with ``basic`` when there is one), contract choice per chooser turn, then
     doubling the chooser."""
     out = [win_rates_sentence(prof)]
     for measure in ("contract choice", "doubling", "card play"):
@@ -217,8 +218,8 @@ def game_set_findings(
         if len(rows):
             with_basic = rows[(rows["profile"] == "basic") | (rows["versus"] == "basic")]
             out.append(value_sentence((with_basic if len(with_basic) else rows).iloc[0]))
-        if measure == "contract choice" and _both_kinds(turns):
-            out.append(_turn_sentence(turns))
+    if _both_kinds(turns):
+        out.append(_turn_sentence(turns))
     if fitted["deals"].sum():
         out.append(_chooser_finding(fitted))
     return out

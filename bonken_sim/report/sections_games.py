@@ -49,6 +49,7 @@ def game_sections(stats: G.GameStats) -> tuple[list[Section], Drawings, Tables]:
 def _add_findings(stats: G.GameStats, sections: list[Section], tabs: Tables) -> None:
     """The key findings (with the first section) and the line under each figure."""
     sections[0].findings = F.game_run_findings(stats, tabs["game_results"], tabs["head_to_head"])
+    sections[0].key = len(sections[0].findings)  # a game run's page has no other findings
     con = tabs["game_contracts"]
     meanings = {
         "game_results": lambda: F.results_meaning(tabs["game_results"]),

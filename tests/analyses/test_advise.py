@@ -238,3 +238,16 @@ def test_work_is_made_as_it_is_needed():
     finally:
         tracemalloc.stop()
     assert peak < 10 * 2**20, f"{peak / 2**20:.0f} MB traced"
+
+
+def test_default_deals_follow_the_strategies():
+    """An expert seat searches at every card, so its default is a few hundred deals; the
+    heuristic tiers keep 1e5; a count given is always taken."""
+    from bonken_sim.analyses.advise_config import DEFAULT_DEALS, EXPERT_DEFAULT_DEALS
+
+    assert make_config(MIXED, seed=1).deals == DEFAULT_DEALS
+    assert make_config(MIXED, seed=1, strategies="expert").deals == EXPERT_DEFAULT_DEALS
+    mixed = "basic,expert:8:0,basic,basic"
+    assert make_config(MIXED, seed=1, strategies=mixed).deals == EXPERT_DEFAULT_DEALS
+    assert make_config(MIXED, seed=1, strategies="expert", deals="2k").deals == 2000
+    assert EXPERT_DEFAULT_DEALS < DEFAULT_DEALS

@@ -17,13 +17,30 @@ def _sections() -> list[Section]:
     fig = FigureItem("f1", "A figure", "How to read it.", ["t1"], meaning="Seat 1 pays most.")
     return [
         Section("1. One", "intro one", [fig], findings=["First finding."]),
-        Section("2. Two", "intro two", findings=["Second finding.", "Third finding."]),
+        Section("2. Two", "intro two", findings=["Second finding.", "Third finding."], key=2),
+        Section("3. Hidden", "intro", findings=["Lead.", "Only in its section."]),
         Section("3. Three", "intro three"),
     ]
 
 
 def test_key_findings_are_gathered_in_section_order():
-    assert key_findings(_sections()) == ["First finding.", "Second finding.", "Third finding."]
+    assert key_findings(_sections()) == [
+        "First finding.",
+        "Second finding.",
+        "Third finding.",
+        "Lead.",
+    ]
+
+
+def test_a_section_shows_all_its_findings_the_top_only_its_key_ones():
+    page = html_page("T", [], [], _sections())
+    top = page[: page.index("How to read")] if "How to read" in page else page
+    assert "Only in its section." not in top.split("</section>")[0]
+    assert page.count("Only in its section.") == 1
+    assert page.index("Only in its section.") > page.index("3. Hidden")
+    md = markdown_page("T", [], [], _sections())
+    assert md.count("Only in its section.") == 1
+    assert md.index("Only in its section.") > md.index("## 3. Hidden")
 
 
 def test_html_opens_with_the_findings_and_shows_the_meaning_under_the_figure():
