@@ -20,8 +20,8 @@ ROLE_OF = {seat: role for role, seat in SEATS.items()}
 DEFAULT_DEALS = 100_000
 #: the default with an expert seat: it searches at every card decision (about 500 decisions
 #: per deal over the 12 variants with four expert seats), so a tenth of a second of search
-#: per deal; 500 deals answer in seconds on two cores, with their intervals shown
-EXPERT_DEFAULT_DEALS = 500
+#: per deal; 200 deals answer in about 10 s on two cores, with their (wide) intervals shown
+EXPERT_DEFAULT_DEALS = 200
 
 
 class AdviseError(ValueError):

@@ -58,7 +58,7 @@ from bonken_sim.cli.common import (
     "--deals",
     metavar="N",
     help="Conditional deals (and as many unconditional ones for the averages). "
-    "[default: 1e5; 500 when a seat plays expert, which searches at every card]",
+    "[default: 1e5; 200 when a seat plays expert, which searches at every card]",
 )
 @click.option("--seed", metavar="S", help="Seed (0 to 2**64-1); drawn and printed if not given.")
 @strategies_option
