@@ -64,8 +64,8 @@ from bonken_sim.cli.console import StageLine
     metavar="FILE",
     type=click.Path(path_type=Path),
     help="A strategy ladder's JSON (bonken-sim ladder --out FILE) with its expert rungs: adds "
-    "a section on how far basic and advanced card play are from expert play, per contract. "
-    "RUN_DIR must be a deal run.",
+    "a section on how far basic and advanced card play are from expert play, per contract "
+    "(deal and game runs).",
 )
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladder, quiet):

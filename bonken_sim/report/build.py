@@ -51,7 +51,7 @@ from bonken_sim.report.render import html_page, markdown_page
 from bonken_sim.report.sections_deals import GUIDE, deal_sections
 from bonken_sim.report.sections_game_set import games_section
 from bonken_sim.report.sections_games import GAME_GUIDE, game_sections
-from bonken_sim.runs.storage import DEALS_DIR
+from bonken_sim.runs.storage import DEALS_DIR, VARIANT_NAMES
 
 REPORT_FORMAT = "bonken-sim-report"
 MARKER = "report.json"
@@ -154,7 +154,7 @@ def write_report(
     (or folders of them) played under the run's rules, for a section on whole games (deal
     runs only; see ``game_set``). ``ladder``: a strategy ladder's JSON (``bonken-sim ladder
     --out``) with its expert rungs, for a section on how far the heuristic tiers' card play
-    is from expert play (deal runs only; see ``ladder_input``).
+    is from expert play (deal and game runs; see ``ladder_input``).
 
     ``progress(stage, done, total)`` is told what is being done: the parts read, the figures
     drawn (``done`` of ``total``; total 0 for a stage without a count).
@@ -168,14 +168,12 @@ def write_report(
             raise ReportError(
                 f"--games adds games to a deal run's report; {root} is a game run itself"
             )
-        if ladder is not None:
-            raise ReportError(
-                f"--ladder adds a section to a deal run's report; {root} is a game run"
-            )
         game_manifest = G.open_game_run(root)
+        strong = read_ladder(ladder, game_manifest) if ladder is not None else None
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
-        return _write_games(root, dest, fmts, game_manifest, compare_games, t0, progress)
+        extra = (compare_games, strong)
+        return _write_games(root, dest, fmts, game_manifest, extra, t0, progress)
     if compare_games is not None:
         open_run(root)  # a run that is not a run at all says so first
         raise ReportError(
@@ -283,7 +281,8 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
 
 
-def _write_games(root, dest, fmts, manifest, compare, t0, progress) -> ReportResult:
+def _write_games(root, dest, fmts, manifest, extra, t0, progress) -> ReportResult:
+    compare, strong = extra  # --compare-games, --ladder
     with _report_folder(dest) as (tmp, _):
         progress("reading the games", 0, 0)
         stats = G.aggregate_games(root, manifest)
@@ -291,6 +290,10 @@ def _write_games(root, dest, fmts, manifest, compare, t0, progress) -> ReportRes
             stats.compare = G.compare_doubling(stats, compare)
         t_agg = time.perf_counter() - t0
         sections, draw, tabs = game_sections(stats)
+        if strong is not None:
+            # games play every variant; the profiles' card play is not one tier in general
+            run = (VARIANT_NAMES, None)
+            sections.append(ladder_section(strong, run, len(sections) + 1, tabs, draw))
         files = _write_tables(tmp, tabs)
         figures = [item for section in sections for item in section.figures]
         for k, item in enumerate(figures):

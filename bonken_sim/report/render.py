@@ -64,7 +64,8 @@ _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#222;
  background:#fafafa;line-height:1.45}
 main{max-width:1120px;margin:0 auto;padding:1.5rem 2rem 4rem;background:#fff}
-h1{margin:.2rem 0 .3rem;overflow-wrap:anywhere}h2{margin-top:2.6rem;border-bottom:2px solid #ddd;padding-bottom:.2rem}
+h1{margin:.2rem 0 .3rem;overflow-wrap:anywhere}
+h2{margin-top:2.6rem;border-bottom:2px solid #ddd;padding-bottom:.2rem}
 h3{margin-top:1.8rem}
 table{border-collapse:collapse;font-size:.88rem;margin:.6rem 0 1rem}
 th,td{border:1px solid #ddd;padding:.25rem .55rem;text-align:right}

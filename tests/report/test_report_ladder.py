@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import pandas as pd
 import pytest
 
 import bonken_sim
@@ -105,8 +106,10 @@ def test_page_has_the_section_its_findings_and_meaning(pages, ladder):
     assert f"{most['basic_expert_mean']:+.2f} (95% CI {most['basic_expert_ci_low']:+.2f}" in mine[0]
     above = int((t["basic_expert_ci_low"] > 0).sum())
     assert f"significantly more than basic in {above} of 12 variants" in mine[0]
-    assert any(f.startswith("Advanced card play is significantly behind") for f in findings)
     section = md.split(LS.TITLE, 1)[1]
+    # the lead finding is lifted to the top; the section itself opens with all of them
+    assert not any(f.startswith("Advanced card play is significantly behind") for f in findings)
+    assert "- Advanced card play is significantly behind" in section
     assert "**What this means:**" in section
     assert f"{t['basic_expert_mean'].min():+.2f} and" in section
     assert "figures/strong_play_gaps.png" in section
@@ -123,7 +126,7 @@ def test_without_ladder_the_page_is_as_before(pages):
     assert re.findall(r"^## .*$", without_md, re.M) == [h for h in heads if LS.TITLE not in h]
     new = set(_findings(with_md)) - set(_findings(without_md))
     assert _findings(without_md) == [f for f in _findings(with_md) if f not in new]
-    assert len(new) == 3  # the run's tier, the other tier, and the share advanced closes
+    assert len(new) == 1  # the run's tier at the top; the section keeps the other two
     assert "ladder" not in json.loads((pages[1] / "report.json").read_text())
 
 
@@ -165,7 +168,6 @@ def _edited(ladder, dest, edit):
         ("no_basic_expert", r"--ladder .* has no rung basic->expert"),
         ("other_rules", r"measured under the bierkaart rules, the run was played under the "),
         ("bad_interval", r"rung advanced->expert, bukken is not an interval"),
-        ("game_run", r"--ladder adds a section to a deal run's report; .* is a game run"),
     ],
 )
 def test_bad_inputs_are_one_line(capsys, deal_run, ladder, tmp_path, case, message):
@@ -188,20 +190,35 @@ def test_bad_inputs_are_one_line(capsys, deal_run, ladder, tmp_path, case, messa
         path = _edited(ladder, tmp_path / "x.json", lambda d: d["card_play"].pop("basic->expert"))
     elif case == "other_rules":
         path = _edited(ladder, tmp_path / "x.json", lambda d: d.update(ruleset="bierkaart"))
-    elif case == "bad_interval":
+    else:
+        assert case == "bad_interval"
         path = _edited(
             ladder, tmp_path / "x.json",
             lambda d: d["card_play"]["advanced->expert"]["bukken"].pop("ci95"),
         )  # fmt: skip
-    else:
-        from bonken_sim.runs.games import make_game_config, run_games
-
-        run = tmp_path / "games"
-        run_games(make_game_config(4, seed=1, players="basic", threads=1, out=run))
-        path = ladder
     code, out, err = cli(capsys, "report", run, "--out", tmp_path / "rep", "--ladder", path)
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("bonken-sim: error: "), err
     assert re.search(message, err), err
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_game_run_report_gains_the_section(capsys, ladder, tmp_path):
+    """Games play every variant with the profiles' card play: the section shows both tiers'
+    distances, and its lead finding joins the game report's key findings."""
+    from bonken_sim.runs.games import make_game_config, run_games
+
+    run = tmp_path / "games"
+    run_games(make_game_config(4, seed=1, players="basic", threads=1, out=run))
+    code, out, err = cli(capsys, "report", run, "--out", tmp_path / "rep", "--ladder", ladder)
+    assert code == 0, err
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "How far from strong play" in md
+    top = md[md.index("## Key findings") : md.index("| run |")]
+    assert "expert" in top
+    table = pd.read_csv(tmp_path / "rep" / "tables" / "strong_play_gaps.csv")
+    assert len(table) == 12
+    plain = cli(capsys, "report", run, "--out", tmp_path / "rep2")
+    assert plain[0] == 0
+    assert "How far from strong play" not in (tmp_path / "rep2" / "report.md").read_text()
