@@ -172,8 +172,7 @@ def write_report(
         strong = read_ladder(ladder, game_manifest) if ladder is not None else None
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
-        extra = (compare_games, strong)
-        return _write_games(root, dest, fmts, game_manifest, extra, t0, progress)
+        return _write_games(root, dest, fmts, game_manifest, compare_games, strong, t0, progress)
     if compare_games is not None:
         open_run(root)  # a run that is not a run at all says so first
         raise ReportError(
@@ -281,8 +280,7 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
 
 
-def _write_games(root, dest, fmts, manifest, extra, t0, progress) -> ReportResult:
-    compare, strong = extra  # --compare-games, --ladder
+def _write_games(root, dest, fmts, manifest, compare, strong, t0, progress) -> ReportResult:
     with _report_folder(dest) as (tmp, _):
         progress("reading the games", 0, 0)
         stats = G.aggregate_games(root, manifest)

@@ -95,10 +95,15 @@ def _table_html(frame: pd.DataFrame, cls: str = "") -> str:
     return f"<table{c}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _items(texts: Sequence[str]) -> str:
+    """Plain texts as escaped list items."""
+    return "".join(f"<li>{html.escape(t)}</li>" for t in texts)
+
+
 def _findings_html(findings: Sequence[str]) -> list[str]:
     if not findings:
         return []
-    items = "".join(f"<li>{html.escape(f)}</li>" for f in findings)
+    items = _items(findings)
     head = '<section class="findings" id="key-findings"><h2>Key findings</h2>'
     return [f"{head}<ul>{items}</ul></section>"]
 
@@ -122,7 +127,7 @@ def html_page(
         *_findings_html(key_findings(sections)),
         _table_html(pd.DataFrame(meta, columns=["run", ""]), "meta"),
         '<div class="guide"><h3>How to read this report</h3><ul>',
-        *(f"<li>{html.escape(g)}</li>" for g in guide),
+        _items(guide),
         "</ul></div>",
         "<nav><h3>Contents</h3><ol>",
         *(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}</a></li>' for s in sections),
@@ -132,8 +137,7 @@ def html_page(
         parts.append(f'<h2 id="{_anchor(s.title)}">{html.escape(s.title)}</h2>')
         parts.append(_paras(s.intro))
         if s.findings:
-            items = "".join(f"<li>{html.escape(f)}</li>" for f in s.findings)
-            parts.append(f'<ul class="section-findings">{items}</ul>')
+            parts.append(f'<ul class="section-findings">{_items(s.findings)}</ul>')
         if s.note:
             parts.append(f'<p class="note">{html.escape(s.note)}</p>')
         for caption, frame in s.tables:

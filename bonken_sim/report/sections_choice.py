@@ -14,9 +14,12 @@ from bonken_sim.report.render import FigureItem, Section
 from bonken_sim.report.section_types import Drawings, Tables
 
 
-def choice_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
+def choice_section(
+    stats: RunStats, tabs: Tables, draw: Drawings, has_games: bool = False
+) -> Section:
     """Section 2: the chooser's score per contract, the best contract by hand, the choice
-    rules against each other (valued as a game values them), trump and no-trump values."""
+    rules against each other (valued as a game values them), trump and no-trump values
+    (``has_games``: the page also reports game runs, which measure choice in whole games)."""
     tabs["chooser_value"] = T.chooser_value(stats)
     tabs["best_contract"] = T.best_contract(stats)
     tabs["hand_grid"] = grid = T.hand_grid(stats)
@@ -110,7 +113,7 @@ def choice_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
         note=""
         if "policy" in set(rules.get("rule", pd.Series(dtype=str)))
         else "The fitted choice policy is not part of this report.",
-        findings=_choice_findings(stats, rules, tabs),
+        findings=_choice_findings(stats, rules, tabs, has_games),
         key=2,  # what choosing well is worth, and the best contract by hand strength
     )
 
@@ -215,7 +218,17 @@ def _choice_meaning(rules: pd.DataFrame) -> str:
     return text + "."
 
 
-def _choice_findings(stats: RunStats, rules: pd.DataFrame, tabs: Tables) -> list[str]:
+#: why the choice value of a deal run is larger than the one measured in games
+GAMES_CHOOSE_LESS = (
+    "In whole games choosing is worth less (the games section measures it): there each "
+    "negative can be chosen once only, and the players who choose first take contracts "
+    "a later chooser would have wanted, while here every negative is open on every deal."
+)
+
+
+def _choice_findings(
+    stats: RunStats, rules: pd.DataFrame, tabs: Tables, has_games: bool
+) -> list[str]:
     out = []
     if not rules.empty:
         hind, pol = _best_rules(rules)
@@ -229,6 +242,7 @@ def _choice_findings(stats: RunStats, rules: pd.DataFrame, tabs: Tables) -> list
                 f"for the fitted policy{held}; perfect hindsight would gain "
                 f"{hv['mean']:+.1f} per turn ({hv['mean_per_game']:+.1f} per game), so the "
                 f"policy realises {pv['mean'] / hv['mean']:.0%} of it."
+                + (f" {GAMES_CHOOSE_LESS}" if has_games else "")
             )
         elif hv is not None:
             out.append(

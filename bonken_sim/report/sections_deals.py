@@ -50,22 +50,7 @@ def deal_sections(
     draw: Drawings = {}
     sections = [
         costs_section(stats, tabs, draw),
-        _choice(stats, tabs, draw, has_games),
+        choice_section(stats, tabs, draw, has_games),
         doubling_section(stats, double_policies, tabs, draw, has_games),
     ]
     return sections, draw, tabs
-
-
-#: why the choice value of a deal run is larger than the one measured in games
-GAMES_CHOOSE_LESS = (
-    "In whole games choosing is worth less (the games section measures it): there each "
-    "negative can be chosen once only, and the players who choose first take contracts "
-    "a later chooser would have wanted, while here every negative is open on every deal."
-)
-
-
-def _choice(stats: RunStats, tabs: Tables, draw: Drawings, has_games: bool) -> Section:
-    section = choice_section(stats, tabs, draw)
-    if has_games and section.findings:
-        section.findings[0] = f"{section.findings[0]} {GAMES_CHOOSE_LESS}"
-    return section
