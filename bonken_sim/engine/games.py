@@ -169,9 +169,12 @@ class GameBatch:
         return ((self.dbl[:, :, None, None] >> bits) & 1).astype(bool)
 
     def multiplicity(self) -> np.ndarray:
-        """(n, 11, 6) int8: m for each seat pair of ``PAIRS`` (0, 1 or 2 directions)."""
-        d = self.doubled()
-        return np.stack([d[..., a, b].astype(np.int8) + d[..., b, a] for a, b in PAIRS], axis=-1)
+        """(n, 11, 6) int8: m for each seat pair of ``PAIRS`` (0, 1 or 2 directions), read
+        from the doubling bits directly (a game run writes it for every deal)."""
+        m = np.empty((*self.dbl.shape, len(PAIRS)), np.int8)
+        for j, (a, b) in enumerate(PAIRS):
+            m[..., j] = ((self.dbl >> (4 * a + b)) & 1) + ((self.dbl >> (4 * b + a)) & 1)
+        return m
 
 
 class GameError(RuntimeError):
@@ -187,6 +190,92 @@ def _seat_arrays(seating: np.ndarray, profiles: list[Profile]):
     choice = np.array([int(p.choice) for p in profiles], np.int64)[idx]
     dbl = np.array([int(p.doubling) for p in profiles], np.int64)[idx]
     return card, choice, dbl
+
+
+class GamePlayer:
+    """What every game of a batch shares, prepared once: the profiles' policy ids, the
+    ruleset's table, the models as kernel arrays and the seed's key. ``play(b, lo, hi)``
+    plays rows ``lo … hi − 1`` of a batch (games ``b.start + lo …``); threads may play
+    disjoint rows of one batch at once (the kernel releases the GIL)."""
+
+    def __init__(
+        self,
+        seed: int,
+        profiles: list[str],
+        *,
+        fixed_order: bool = False,
+        doubling: bool = True,
+        models: Models | None = None,
+        table: np.ndarray | None = None,
+    ):
+        self.profiles = [PROFILES[p] for p in profiles]
+        self.fixed_order = fixed_order
+        self.doubling = doubling
+        self.table = (
+            standard_table() if table is None else np.ascontiguousarray(table, dtype=np.int64)
+        )
+        self.models = models_for_table(model_arrays(models or load_models()), self.table)
+        self.key = seed_key(seed)
+
+    def batch(self, start: int, games: int, seating: np.ndarray) -> GameBatch:
+        """An empty batch of games ``start … start + games − 1``; ``seating[i, p]`` indexes
+        the profiles for seat p of game i (a (4,) seating applies to every game)."""
+        seating = np.asarray(seating, dtype=np.int64)
+        if seating.ndim == 1:
+            seating = np.broadcast_to(seating, (games, 4))
+        return GameBatch(
+            start,
+            np.zeros((games, DEALS_PER_GAME), np.int8),
+            np.zeros((games, DEALS_PER_GAME), np.int16),
+            np.zeros((games, DEALS_PER_GAME, 4), np.int16),
+            np.zeros((games, DEALS_PER_GAME, 4), np.int16),
+            np.zeros((games, 4), np.int32),
+            seating.astype(np.int8),
+        )
+
+    def play(self, b: GameBatch, lo: int, hi: int) -> None:
+        """Play rows ``lo … hi − 1`` of ``b`` in place; GameError if the core finds a game
+        that breaks the rules."""
+        card, choice, dbl = _seat_arrays(b.profiles[lo:hi], self.profiles)
+        ma = self.models
+        error = G.play_games(
+            self.key,
+            b.start + lo,
+            card,
+            choice,
+            dbl,
+            self.fixed_order,
+            self.doubling,
+            self.table,
+            ma.coef,
+            ma.mean,
+            ma.bonus,
+            ma.tau,
+            ma.theta,
+            b.variant[lo:hi],
+            b.dbl[lo:hi],
+            b.raw[lo:hi],
+            b.final[lo:hi],
+            b.totals[lo:hi],
+        )
+        if error == G.ERR_NOT_ZERO:
+            raise GameError(
+                "a game's settled totals do not sum to its contracts' totals (a bug: please "
+                "report it)"
+            )
+        if error == G.ERR_NO_CONTRACT:
+            raise GameError("a chooser had no legal contract (a bug: please report it)")
+
+    def slices(self, games: int, threads: int) -> list[tuple[int, int]]:
+        """Rows ``(lo, hi)`` cutting ``games`` into four slices per thread (so threads that
+        finish early take more)."""
+        step = max(1, -(-games // (4 * max(1, threads))))
+        return [(lo, min(games, lo + step)) for lo in range(0, games, step)]
+
+    def play_all(self, b: GameBatch, threads: int) -> None:
+        """Play every row of ``b`` on ``threads`` threads."""
+        with ThreadPoolExecutor(max(1, threads)) as pool:
+            list(pool.map(lambda rows: self.play(b, *rows), self.slices(b.n, threads)))
 
 
 def play_games(
@@ -207,58 +296,11 @@ def play_games(
     table (``Ruleset.table``); the standard rules by default. The choice and doubling models
     are the shipped ones, fitted under the standard rules."""
     threads = threads or os.cpu_count() or 1
-    profs = [PROFILES[p] for p in profiles]
-    seating = np.asarray(seating, dtype=np.int64)
-    if seating.ndim == 1:
-        seating = np.broadcast_to(seating, (games, 4))
-    card, choice, dbl = _seat_arrays(seating, profs)
-    table = standard_table() if table is None else np.ascontiguousarray(table, dtype=np.int64)
-    ma = models_for_table(model_arrays(models or load_models()), table)
-    key = seed_key(seed)
-    b = GameBatch(
-        start,
-        np.zeros((games, DEALS_PER_GAME), np.int8),
-        np.zeros((games, DEALS_PER_GAME), np.int16),
-        np.zeros((games, DEALS_PER_GAME, 4), np.int16),
-        np.zeros((games, DEALS_PER_GAME, 4), np.int16),
-        np.zeros((games, 4), np.int32),
-        seating.astype(np.int8),
+    player = GamePlayer(
+        seed, profiles, fixed_order=fixed_order, doubling=doubling, models=models, table=table
     )
-    step = max(1, -(-games // (4 * threads)))
-
-    def work(lo: int) -> int:
-        hi = min(games, lo + step)
-        return G.play_games(
-            key,
-            start + lo,
-            card[lo:hi],
-            choice[lo:hi],
-            dbl[lo:hi],
-            fixed_order,
-            doubling,
-            table,
-            ma.coef,
-            ma.mean,
-            ma.bonus,
-            ma.tau,
-            ma.theta,
-            b.variant[lo:hi],
-            b.dbl[lo:hi],
-            b.raw[lo:hi],
-            b.final[lo:hi],
-            b.totals[lo:hi],
-        )
-
-    with ThreadPoolExecutor(threads) as pool:
-        errors = list(pool.map(work, range(0, games, step)))
-    for e in errors:
-        if e == G.ERR_NOT_ZERO:
-            raise GameError(
-                "a game's settled totals do not sum to its contracts' totals (a bug: please "
-                "report it)"
-            )
-        if e == G.ERR_NO_CONTRACT:
-            raise GameError("a chooser had no legal contract (a bug: please report it)")
+    b = player.batch(start, games, seating)
+    player.play_all(b, threads)
     return b
 
 

@@ -14,35 +14,29 @@ a hidden temporary name and renamed when complete, and the manifest lists only c
 parts, so a killed run leaves nothing that looks finished and ``--resume`` completes it to
 the same bytes.
 
-The unit of work is a part: ``play_game_part(GamePartTask)`` plays its games and encodes
-(and writes, or returns) its two Parquet files. In-process (``--executor local``) the parts
-are played one after another on ``threads`` threads; with ``--executor process|dask`` they
-run on the workers, twice as many in flight as the executor has slots (see
-``executors.py``), and the driver records each in the manifest as it finishes.
+In-process (``--executor local``) one pool of ``threads`` threads plays each part in slices
+of rows and encodes and writes the finished part while the next part plays (the deal run's
+``played_chunks`` and ``OrderedWrites``), so writing costs little beyond its CPU time. With
+``--executor process|dask`` the unit of work is a whole part: ``play_game_part(GamePartTask)``
+plays its games and encodes (and writes, or returns) its two Parquet files on a worker, twice
+as many in flight as the executor has slots (see ``executors.py``), and the driver records
+each in the manifest as it finishes. Either way a part's files are the same bytes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Callable, Generator
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from bonken_sim.engine.games import (
-    DEALS_PER_GAME,
-    PAIRS,
-    GameBatch,
-    play_games,
-    ranks,
-)
-from bonken_sim.rules.names import TRUMPS, contract_names, variant_names
+from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch, GamePlayer
 from bonken_sim.runs.directory import (
     RESULTS_DIR,
     RunDir,
@@ -57,7 +51,7 @@ from bonken_sim.runs.directory import (
 )
 from bonken_sim.runs.errors import GameRunError, GameRunInterrupted
 from bonken_sim.runs.executors import Backend, worker_name
-from bonken_sim.runs.files import EncodedPart
+from bonken_sim.runs.files import EncodedPart, PartFile, write_bytes
 from bonken_sim.runs.game_config import (
     RESUME_MISSING,
     GameConfig,
@@ -74,8 +68,10 @@ from bonken_sim.runs.game_format import (
     TABLES,
     game_dirs,
 )
+from bonken_sim.runs.game_tables import deals_table, encode_table, games_table
 from bonken_sim.runs.manifest import MANIFEST, NotARun
 from bonken_sim.runs.pipeline import (
+    OrderedWrites,
     Progress,
     Stats,
     close_quietly,
@@ -83,10 +79,12 @@ from bonken_sim.runs.pipeline import (
     land,
     open_run,
     play_on_backend,
+    played_chunks,
 )
-from bonken_sim.runs.schema import VARIANT_CONTRACT, VARIANT_TRUMP
 
 ProgressFn = Callable[[int, int], None]
+#: every game run seats profile i at seat i (players are given per seat)
+SEATING = np.arange(4)
 #: the files of a part, in the order a part task encodes them: (file, bytes, sha256) keys
 PART_FILES = (
     ("deals_file", "deals_bytes", "deals_sha256"),
@@ -114,98 +112,57 @@ GAME_RUN = RunKind(
 )
 
 
-# --- tables -------------------------------------------------------------------------------
-
-
-def _dict(indices: np.ndarray, names, mask=None):
-    import pyarrow as pa
-
-    idx = pa.array(indices.astype(np.int8), mask=mask)
-    return pa.DictionaryArray.from_arrays(idx, pa.array(list(names), pa.string()))
-
-
-def deals_table(b: GameBatch, metadata: dict, rules: dict[str, Any] | None = None):
-    """One row per deal of each game of the batch; ``rules``: the recorded house ruleset
-    (None: RULES.md), which names the contracts (rules.variant_names)."""
-    import pyarrow as pa
-
-    ruleset = _ruleset(rules)
-
-    n = b.n
-    game = np.repeat(b.start + np.arange(n, dtype=np.int64), DEALS_PER_GAME)
-    k = np.tile(np.arange(DEALS_PER_GAME, dtype=np.int8), n)
-    dealer = ((game % 4) + k) % 4
-    v = b.variant.reshape(-1)
-    trump = VARIANT_TRUMP[v]
-    cols: dict[str, Any] = {
-        "game": pa.array(game),
-        "deal": pa.array(k),
-        "dealer": pa.array(dealer.astype(np.int8)),
-        "chooser": pa.array(((dealer + 2) % 4).astype(np.int8)),
-        "variant": _dict(v, variant_names(ruleset)),
-        "contract": _dict(VARIANT_CONTRACT[v], contract_names(ruleset)),
-        "trump": _dict(np.maximum(trump, 0), TRUMPS, mask=trump < 0),
-        "doubles": pa.array(b.dbl.reshape(-1)),
-    }
-    m = b.multiplicity().reshape(-1, len(PAIRS))
-    for j, (a, c) in enumerate(PAIRS):
-        cols[f"m_{a}{c}"] = pa.array(m[:, j])
-    raw = b.raw.reshape(-1, 4)
-    final = b.final.reshape(-1, 4)
-    for p in range(4):
-        cols[f"raw_{p}"] = pa.array(raw[:, p])
-    for p in range(4):
-        cols[f"final_{p}"] = pa.array(final[:, p])
-    table = pa.table(cols)
-    return table.replace_schema_metadata({"bonken_sim": json.dumps(metadata)})
-
-
-def games_table(b: GameBatch, players: tuple[str, ...], metadata: dict):
-    """One row per game: first dealer, the profile per seat, settled totals and ranks."""
-    import pyarrow as pa
-
-    n = b.n
-    game = b.start + np.arange(n, dtype=np.int64)
-    rk = ranks(b.totals)
-    cols: dict[str, Any] = {
-        "game": pa.array(game),
-        "first_dealer": pa.array((game % 4).astype(np.int8)),
-    }
-    names = sorted(set(players))
-    for p in range(4):
-        idx = np.array([names.index(players[j]) for j in b.profiles[:, p]], dtype=np.int8)
-        cols[f"profile_{p}"] = _dict(idx, names)
-    for p in range(4):
-        cols[f"total_{p}"] = pa.array(b.totals[:, p])
-    for p in range(4):
-        cols[f"rank_{p}"] = pa.array(rk[:, p].astype(np.int8))
-    table = pa.table(cols)
-    return table.replace_schema_metadata({"bonken_sim": json.dumps(metadata)})
-
-
-def encode_table(table) -> bytes:
-    """A game part's Parquet bytes (zstd; strings dictionary-encoded; one row group)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd", row_group_size=max(1, table.num_rows))
-    return sink.getvalue().to_pybytes()
-
-
-def _ruleset(rules: dict[str, Any] | None):
-    """A recorded house ruleset as a Ruleset (None: the standard rules, None)."""
-    if rules is None:
-        return None
-    from bonken_sim.rules.rulesets import Ruleset
-
-    return Ruleset.from_dict(rules)
+# --- the kernels' inputs ------------------------------------------------------------------
 
 
 def _table(rules: dict[str, Any] | None):
     """The kernels' table of a recorded house ruleset (None: the standard rules)."""
-    ruleset = _ruleset(rules)
-    return None if ruleset is None else ruleset.table
+    if rules is None:
+        return None
+    from bonken_sim.rules.rulesets import Ruleset
+
+    return Ruleset.from_dict(rules).table
+
+
+def game_player(cfg: GameConfig) -> GamePlayer:
+    """The prepared kernel inputs of the run's games (its seat i plays profile i)."""
+    return GamePlayer(
+        cfg.seed,
+        list(cfg.players),
+        fixed_order=cfg.order == "fixed",
+        doubling=cfg.doubling,
+        table=_table(cfg.rules),
+    )
+
+
+def encode_part(
+    b: GameBatch, cfg: GameConfig, index: int, dirs: tuple[str, str]
+) -> tuple[EncodedPart, EncodedPart]:
+    """Part ``index`` (the played batch ``b``) as its deals and games files, in memory."""
+    meta = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "config": cfg.identity()}
+    part_meta = {**meta, "part": index, "game_start": b.start, "games": b.n}
+    name = f"part-{index:06d}.parquet"
+    deals = encode_table(deals_table(b, part_meta, cfg.rules))
+    games = encode_table(games_table(b, cfg.players, part_meta))
+    return (
+        EncodedPart(_in(dirs[0], name), b.n * DEALS_PER_GAME, deals),
+        EncodedPart(_in(dirs[1], name), b.n, games),
+    )
+
+
+def part_entry(index: int, start: int, games: int, files: list[PartFile]) -> dict[str, Any]:
+    """The manifest entry of a finished part (its deals and games files)."""
+    entry: dict[str, Any] = {"index": index, "game_start": start, "games": games}
+    for prefix, f in zip(("deals", "games"), files, strict=True):
+        entry.update(
+            {
+                f"{prefix}_file": f.file,
+                f"{prefix}_rows": f.rows,
+                f"{prefix}_bytes": f.bytes,
+                f"{prefix}_sha256": f.sha256,
+            }
+        )
+    return entry
 
 
 # --- part tasks -------------------------------------------------------------------------
@@ -247,44 +204,14 @@ def play_game_part(task: GamePartTask) -> GamePartResult:
     start = k * cfg.chunk_size
     n = min(cfg.chunk_size, cfg.games - start)
     t0 = time.perf_counter()
-    b = play_games(
-        n,
-        cfg.seed,
-        np.arange(4),
-        list(cfg.players),
-        start=start,
-        fixed_order=cfg.order == "fixed",
-        table=_table(cfg.rules),
-        doubling=cfg.doubling,
-        threads=cfg.threads,
-    )
+    player = game_player(cfg)
+    b = player.batch(start, n, SEATING)
+    player.play_all(b, cfg.threads)
     play_s = time.perf_counter() - t0
-    meta = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "config": cfg.identity()}
-    part_meta = {**meta, "part": k, "game_start": start, "games": n}
-    name = f"part-{k:06d}.parquet"
-    encoded = (
-        EncodedPart(
-            _in(task.dirs[0], name),
-            n * DEALS_PER_GAME,
-            encode_table(deals_table(b, part_meta, cfg.rules)),
-        ),
-        EncodedPart(
-            _in(task.dirs[1], name), n, encode_table(games_table(b, cfg.players, part_meta))
-        ),
-    )
+    encoded = encode_part(b, cfg, k, task.dirs)
     del b
     files, parts = deliver(task.root, encoded)
-    entry: dict[str, Any] = {"index": k, "game_start": start, "games": n}
-    for prefix, f in zip(("deals", "games"), files, strict=True):
-        entry.update(
-            {
-                f"{prefix}_file": f.file,
-                f"{prefix}_rows": f.rows,
-                f"{prefix}_bytes": f.bytes,
-                f"{prefix}_sha256": f.sha256,
-            }
-        )
-    return GamePartResult(entry, parts, play_s, worker_name())
+    return GamePartResult(part_entry(k, start, n, files), parts, play_s, worker_name())
 
 
 # --- the run ------------------------------------------------------------------------------
@@ -370,8 +297,32 @@ def run_games(
     return session.finish(time.perf_counter() - t0)
 
 
+@dataclass(frozen=True)
+class _Rows:
+    """Rows ``lo … hi − 1`` of a part's batch: one play task on the driver's threads."""
+
+    batch: GameBatch
+    lo: int
+    hi: int
+
+    @property
+    def n(self) -> int:
+        return self.hi - self.lo
+
+
+@dataclass(frozen=True)
+class _Played:
+    batch: GameBatch
+    cpu_seconds: float
+
+
 class _GameSession:
-    """One session of a game run: the parts still to do, played and recorded in order."""
+    """One session of a game run: the parts still to do, played and recorded in order.
+
+    In-process, one pool of ``threads`` threads plays a part's rows in slices and writes the
+    finished part behind the next part's slices (``played_chunks`` and ``OrderedWrites``, as
+    the deal run does), so no thread waits while a part is encoded; another executor runs
+    whole parts (``play_game_part``)."""
 
     def __init__(
         self,
@@ -392,59 +343,134 @@ class _GameSession:
         rundir.manifest["sessions"].append(self.session)
         rundir.save()
         self.stats = Stats()
+        self.play_wall = 0.0
         already = sum(p["games"] for p in rundir.parts)
         self.prog = Progress(cfg.games, already, progress)
+        self.dirs = game_dirs(rundir.manifest)
+        self.pool: ThreadPoolExecutor | None = None
+        self.chunks: Generator | None = None
+        self.writes: OrderedWrites | None = None
 
     def play(self) -> None:
         """Play every part to do; GameRunInterrupted after Ctrl-C or SIGTERM, GameRunError
         after a failure (both say how to resume), the run directory left resumable."""
-        root, backend = self.rundir.root, self.backend
-        to_driver = backend is not None and self.cfg.executor_spec.write_parts == "driver"
-        where = None if to_driver else str(root.resolve())
-        task_cfg = replace(self.cfg, out=None)
-        dirs = game_dirs(self.rundir.manifest)
-        tasks = (GamePartTask(task_cfg, k, where, versions(), dirs) for k in self.todo)
+        root = self.rundir.root
         failure = None
         try:
             with sigterm_as_interrupt():
-                if backend is None:
-                    for task in tasks:
-                        self._record(play_game_part(task))
+                if self.backend is None:
+                    self._in_process()
                 else:
-                    try:
-                        failure = play_on_backend(
-                            backend, play_game_part, tasks, self._record, GameRunError
-                        )
-                    finally:
-                        self.session["restarts"] = backend.restarts
+                    failure = self._on_backend()
         except KeyboardInterrupt:
-            close_quietly(backend, cancel=True)
-            with no_interrupts(), contextlib.suppress(GameRunError):
-                self.rundir.save()
+            with no_interrupts():
+                self.abandon()
             raise GameRunInterrupted(f"interrupted: {GAME_RUN.resume_hint(root)}") from None
         except OSError as exc:
-            close_quietly(backend, cancel=True)
+            self.abandon()
             raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
+        except BaseException:
+            self.abandon()
+            raise
         if failure is not None:
-            close_quietly(backend, cancel=True)
+            self.abandon()
             raise GameRunError(f"{failure}; {GAME_RUN.resume_hint(root)}")
 
-    def _record(self, res: GamePartResult) -> None:
-        entry = res.entry
-        if self.backend is not None:
-            entry = land(self.rundir.root, entry, res.parts, PART_FILES, res.worker, GameRunError)
+    def _in_process(self) -> None:
+        cfg = self.cfg
+        t0 = time.perf_counter()
+        player = game_player(cfg)
+        self.pool = ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-sim")
+        self.writes = OrderedWrites(self.pool, self._write, self._written, self.stats, self.prog)
+
+        def rows(k: int) -> list[_Rows]:
+            start = k * cfg.chunk_size
+            b = player.batch(start, min(cfg.chunk_size, cfg.games - start), SEATING)
+            return [_Rows(b, lo, hi) for lo, hi in player.slices(b.n, cfg.threads)]
+
+        def play(task: _Rows) -> _Played:
+            c0 = time.thread_time()
+            player.play(task.batch, task.lo, task.hi)
+            return _Played(task.batch, time.thread_time() - c0)
+
+        def batch(k: int, played: list[_Played]) -> GameBatch:
+            return played[0].batch
+
+        self.chunks = played_chunks(self.todo, rows, play, batch, self.pool, self.stats, self.prog)
+        for index, b in self.chunks:
+            self.stats.played += b.n
+            self.writes.put(index, b)
+        self.writes.finish()
+        self.play_wall = time.perf_counter() - t0
+
+    def _write(self, index: int, batch: GameBatch) -> tuple[dict, float]:
+        """On the pool: encode and write part ``index``; its entry and CPU seconds."""
+        c0 = time.thread_time()
+        root = self.rundir.root
+        files = [
+            write_bytes(root, p.file, p.data, p.rows)
+            for p in encode_part(batch, self.cfg, index, self.dirs)
+        ]
+        return part_entry(index, batch.start, batch.n, files), time.thread_time() - c0
+
+    def _written(self, entry: dict) -> None:
+        self.rundir.record(entry)
+        self.prog(force=True)
+
+    def _on_backend(self) -> str | None:
+        backend = self.backend
+        assert backend is not None
+        to_driver = self.cfg.executor_spec.write_parts == "driver"
+        where = None if to_driver else str(self.rundir.root.resolve())
+        task_cfg = replace(self.cfg, out=None)
+        tasks = (GamePartTask(task_cfg, k, where, versions(), self.dirs) for k in self.todo)
+        try:
+            return play_on_backend(backend, play_game_part, tasks, self._landed, GameRunError)
+        finally:
+            self.session["restarts"] = backend.restarts
+
+    def _landed(self, res: GamePartResult) -> None:
+        entry = land(self.rundir.root, res.entry, res.parts, PART_FILES, res.worker, GameRunError)
         self.rundir.record(entry)
         self.stats.played += entry["games"]
         self.stats.task_cpu += res.play_seconds
         self.prog.add(entry["games"])
         self.prog(force=True)
 
+    def abandon(self) -> None:
+        """Stop after an interrupt or error: cancel the queued play tasks, let the running
+        ones and the current write finish (a written part is kept), stop an executor opened
+        here, and save the manifest as incomplete."""
+        if self.chunks is not None:
+            with contextlib.suppress(BaseException):
+                self.chunks.close()
+        close_quietly(self.backend, cancel=True)
+        entry = self.writes.abandon() if self.writes is not None else None
+        if entry is not None:
+            self.rundir.keep(entry)
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        self.rundir.manifest["state"] = "incomplete"
+        with no_interrupts(), contextlib.suppress(GameRunError):
+            self.rundir.save()
+
     def finish(self, wall: float) -> GameRunResult:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
         close_quietly(self.backend, cancel=False)
         self.rundir.tidy()
-        manifest, cfg, played = self.rundir.manifest, self.cfg, self.stats.played
+        manifest, cfg, stats = self.rundir.manifest, self.cfg, self.stats
         manifest["state"] = "complete"
-        self.session.update(games_played=played, play_seconds=round(self.stats.task_cpu, 3))
+        # in-process: the wall time of playing and writing (they overlap) and the CPU time
+        # of each; on another executor: the parts' play times, summed
+        play_s = self.play_wall if self.backend is None else stats.task_cpu
+        self.session.update(games_played=stats.played, play_seconds=round(play_s, 3))
+        if self.backend is None:
+            self.session.update(
+                play_cpu_seconds=round(stats.task_cpu, 3),
+                write_cpu_seconds=round(stats.write_cpu, 3),
+                write_tail_seconds=round(stats.write_tail, 3),
+            )
         self.rundir.save()
         files = [p[f] for p in manifest["parts"] for f in ("deals_file", "games_file")]
         return GameRunResult(
@@ -452,10 +478,10 @@ class _GameSession:
             cfg.seed,
             cfg.seed_drawn,
             cfg.games,
-            played,
+            stats.played,
             len(manifest["parts"]),
             wall,
-            self.stats.task_cpu,
+            play_s,
             files,
             {f"seat_{p}": name for p, name in enumerate(cfg.players)},
         )
