@@ -102,11 +102,35 @@ def games_table(b: GameBatch, players: tuple[str, ...], metadata: dict):
     return _with_metadata(labels, columns, metadata)
 
 
+#: columns stored DELTA_BINARY_PACKED without a codec (the bit-packing already compresses
+#: them); every other integer column is dictionary-encoded with zstd (a few distinct values:
+#: deal, dealer, chooser, doubles, first_dealer, ranks) and the strings are dictionaries with
+#: zstd. Measured on a 20,000-game part: writing the deals table took 53 ms of CPU instead of
+#: 87 ms with dictionaries and zstd everywhere, for files of 3.0 MB instead of 1.8 MB.
+_DELTA = ("game", "m_", "raw_", "final_", "total_")
+#: min/max statistics only on the game index (a filter on it skips whole row groups); on
+#: every column they cost about 10% of the write time
+_STATS_COLUMNS = ["game"]
+
+
+def writer_options(schema) -> dict[str, Any]:
+    """The ``pyarrow.parquet.write_table`` options of a game part with this schema."""
+    delta = [c for c in schema.names if c.startswith(_DELTA)]
+    return dict(
+        compression={c: "none" if c in delta else "zstd" for c in schema.names},
+        use_dictionary=[c for c in schema.names if c not in delta],
+        column_encoding={c: "DELTA_BINARY_PACKED" for c in delta},
+        write_statistics=[c for c in _STATS_COLUMNS if c in schema.names],
+    )
+
+
 def encode_table(table) -> bytes:
-    """A game part's Parquet bytes (zstd; strings dictionary-encoded; one row group)."""
+    """A game part's Parquet bytes (``writer_options``; one row group)."""
     pa = _pa()
     import pyarrow.parquet as pq
 
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd", row_group_size=max(1, table.num_rows))
+    pq.write_table(
+        table, sink, row_group_size=max(1, table.num_rows), **writer_options(table.schema)
+    )
     return sink.getvalue().to_pybytes()
