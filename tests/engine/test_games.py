@@ -9,8 +9,10 @@ import pytest
 from bonken_sim._core.ruleset import F_TOTAL, standard_table
 from bonken_sim.engine.games import (
     DEALS_PER_GAME,
+    PAIRS,
     PROFILES,
     GameError,
+    GamePlayer,
     parse_profiles,
     play_games,
     ranks,
@@ -243,6 +245,41 @@ def test_results_do_not_depend_on_threads_or_start():
     for name in ("variant", "dbl", "raw", "final", "totals"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
         assert np.array_equal(getattr(a, name)[2000:], getattr(c, name)), name
+
+
+def test_a_player_plays_rows_in_any_order_and_slicing_as_play_games():
+    seating = np.array([np.roll(np.arange(4), g % 4) for g in range(600)])
+    profiles = ["advanced", "basic", "random", "basic-nodouble"]
+    whole = play_games(600, 8, seating, profiles, start=300, threads=2)
+    player = GamePlayer(8, profiles)
+    b = player.batch(300, 600, seating)
+    assert player.slices(600, 2) == [(lo, min(600, lo + 75)) for lo in range(0, 600, 75)]
+    for lo, hi in [(450, 600), (0, 7), (7, 450)]:  # out of order, uneven
+        player.play(b, lo, hi)
+    for name in ("variant", "dbl", "raw", "final", "totals", "profiles"):
+        assert np.array_equal(getattr(b, name), getattr(whole, name)), name
+
+
+@pytest.mark.parametrize(
+    "code, message",
+    [("ERR_NOT_ZERO", "do not sum to its contracts' totals"), ("ERR_NO_CONTRACT", "no legal")],
+)
+def test_a_game_the_core_rejects_is_an_error(monkeypatch, code, message):
+    from bonken_sim._core import game as G
+
+    monkeypatch.setattr(G, "play_games", lambda *args: getattr(G, code))
+    with pytest.raises(GameError, match=message):
+        play_games(10, 1, BASIC, ["basic"], threads=2)
+
+
+def test_multiplicity_counts_the_directions_doubled_between_each_pair():
+    b = play_games(500, 2, BASIC, ["basic"], threads=1)
+    d = b.doubled()
+    m = b.multiplicity()
+    assert m.dtype == np.int8 and m.shape == (500, DEALS_PER_GAME, len(PAIRS))
+    for j, (x, y) in enumerate(PAIRS):
+        assert np.array_equal(m[..., j], d[..., x, y].astype(np.int8) + d[..., y, x])
+    assert m.max() == 2  # some pair doubled both ways in 500 basic games
 
 
 def test_ranks_share_ties():
