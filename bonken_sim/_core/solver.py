@@ -78,6 +78,7 @@ from .solver_bounds import (
     C_TRICK_PTS,
     C_TRUMP,
     can_duck_all,
+    ducks_trick_and_rest,
     card_pts,
     position_bounds,
 )
@@ -263,6 +264,10 @@ def _enter(d, hands, ctx, tt, si, su):
         # P has lost this trick: no points for P in it, and none after it if P can duck
         # everything (the others' cards still to come to this trick only help P).
         if can_duck_all(hands, P, False, False):
+            return 1, np.int64(0)
+    elif ctx[C_DUCKS] and (pos == 1 or ((P - leader) & 3) == pos) and P != leader:
+        # P is still to play: if P can lose this trick and all later ones, the value is 0.
+        if ducks_trick_and_rest(hands, P, si[d, I_LED], si[d, I_WCARD]):
             return 1, np.int64(0)
     si[d, I_ALPHA] = alpha
     si[d, I_BETA] = beta

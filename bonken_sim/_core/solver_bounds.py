@@ -112,6 +112,33 @@ def can_duck_all(hands, P, leads, ban_hearts):
 
 
 @jit
+def ducks_trick_and_rest(hands, P, led, wcard):
+    """Mid-trick, P still to play to a trick led in ``led`` whose winner so far is an
+    opponent's ``wcard`` (no trumps): can P lose this trick and every later one? P follows
+    with its highest card below ``wcard`` (or, void, discards the highest card of a suit),
+    which loses the trick whatever comes after it (the winner only rises), and then
+    can_duck_all must hold without P leading. It is checked on the hands as they are: the
+    others' cards still to come to this trick only leave the condition true (ducks_suit
+    holds with fewer cards of theirs)."""
+    H = hands[P]
+    follow = H & SUIT_MASKS[led]
+    ok = False
+    if follow != U0:
+        low = follow & ~above(wcard) & ~(U1 << np.uint64(wcard))
+        if low != U0:
+            hands[P] = H & ~(U1 << np.uint64(highest(low)))
+            ok = can_duck_all(hands, P, False, False)
+    else:
+        for s in range(4):
+            sm = H & SUIT_MASKS[s]
+            if sm != U0 and not ok:
+                hands[P] = H & ~(U1 << np.uint64(highest(sm)))
+                ok = can_duck_all(hands, P, False, False)
+    hands[P] = H
+    return ok
+
+
+@jit
 def wins_own_lead(hands, P, ban_hearts):
     """Does P win the trick P leads whatever P leads, the others ducking what they can?
     Yes unless in some suit P may lead an opponent holds only cards above P's lowest card

@@ -82,3 +82,27 @@ def test_troeven_keeps_the_trump_bounds_only():
     for vid in NEGATIVE_TRICK_VARIANTS:
         assert _context(vid, "standard", 0)[B.C_DUCKS] == 1
     assert preset("standard").table.shape[0] == 12
+
+
+@pytest.mark.parametrize("rs_name", ["standard", "strict"])
+def test_ducking_mid_trick_is_exact(rs_name):
+    """After an opponent's lead (P still to play): whenever P can lose this trick and every
+    later one by the mid-trick check, the brute force values that lead 0 for P."""
+    rng = random.Random(f"mid-duck-{rs_name}")
+    claimed = 0
+    for i in range(400):
+        hands = _ending(rng, 2 + i % 3)
+        vid = NEGATIVE_TRICK_VARIANTS[i % 6]
+        seat = rng.randrange(4)
+        leader = (seat + 1 + rng.randrange(3)) % 4
+        contract, _ = VARIANTS[vid]
+        rules = Rules.from_record(RULESETS[rs_name].to_dict())
+        _, after_lead = R.solve(hands, contract, None, leader, seat, rules)
+        m = _masks(hands)
+        for c, v in after_lead.items():
+            m[leader] &= ~np.uint64(1 << c)
+            if B.ducks_trick_and_rest(m, seat, c // 13, c):
+                claimed += 1
+                assert v == 0, (rs_name, vid, _text(hands), leader, seat, c)
+            m[leader] |= np.uint64(1 << c)
+    assert claimed > 100  # the check did decide positions
