@@ -12,7 +12,7 @@ from bonken_sim._core import solver as S
 from bonken_sim._core import solver_bounds as B
 from bonken_sim.engine.solve import parse_hands
 from bonken_sim.rules.rulesets import preset
-from tests.core.test_solver import RULESETS, _ending, _text
+from tests.core.test_solver import RULESETS, _ending, _text, _trump
 from tests.reference import solver as R
 from tests.reference.rules import VARIANTS, Rules
 
@@ -34,9 +34,9 @@ def _masks(hands: list[set[int]]) -> np.ndarray:
 
 
 def _exact(hands, vid, leader, seat, rs_name) -> int:
-    contract, _ = VARIANTS[vid]
+    contract, trump = VARIANTS[vid]
     rules = Rules.from_record(RULESETS[rs_name].to_dict())
-    return R.solve(hands, contract, None, leader, seat, rules)[0]
+    return R.solve(hands, contract, _trump(trump), leader, seat, rules)[0]
 
 
 @pytest.mark.parametrize("rs_name", ["standard", "strict"])
@@ -73,6 +73,29 @@ def test_duck_all_needs_a_lead_the_others_must_beat():
     # Seat 3 to lead instead: P ducks every spade (2 < 4, 5 < J) and never leads.
     assert B.position_bounds(m, m[0] | m[1] | m[2] | m[3], 3, ctx) == (0, 0)
     assert _exact(sets, 0, 3, 2, "standard") == 0
+
+
+@pytest.mark.parametrize("rs_name", ["standard", "strict", "must-trump"])
+def test_trick_bounds_hold_in_troeven(rs_name):
+    """2-4 cards a seat, troeven with every trump and without, every leader and seat: the
+    value lies within the sure tricks (top trumps, the leader's cashed masters) and the sure
+    losses, and both sides' cashing did narrow the bounds."""
+    rng = random.Random(f"trick-bounds-{rs_name}")
+    raised = lowered = 0
+    for i in range(500):
+        hands = _ending(rng, 2 + i % 3)
+        vid = 7 + i % 5
+        leader, seat = rng.randrange(4), rng.randrange(4)
+        ctx = _context(vid, rs_name, seat)
+        m = _masks(hands)
+        rem = m[0] | m[1] | m[2] | m[3]
+        lo, hi = B.position_bounds(m, rem, leader, ctx)
+        v = _exact(hands, vid, leader, seat, rs_name)
+        assert lo <= v <= hi, (rs_name, vid, _text(hands), leader, seat, lo, hi, v)
+        any_lo, any_hi = B.position_bounds(m, rem, -1, ctx)  # the top trumps alone
+        raised += lo > any_lo
+        lowered += hi < any_hi
+    assert raised > 20 and lowered > 20
 
 
 def test_troeven_keeps_the_trump_bounds_only():
