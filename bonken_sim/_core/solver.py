@@ -78,8 +78,8 @@ from .solver_bounds import (
     C_TRICK_PTS,
     C_TRUMP,
     can_duck_all,
-    ducks_trick_and_rest,
     card_pts,
+    ducks_trick_and_rest,
     position_bounds,
 )
 from .solver_bounds import (
