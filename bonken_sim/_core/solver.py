@@ -15,10 +15,11 @@ The search is fail-soft alpha-beta over single cards. What keeps it small:
 - equivalent cards searched once: two cards of one hand are interchangeable when no other
   card still in play (held, or on the current trick) lies between them and they carry the
   same points (so K and Q of a suit differ in herenboeren);
-- bounds (solver_bounds.py) from the points still in play, the top trumps in a trump
-  contract, and in the negative contracts the positions where P can duck every remaining
-  trick or must win the next one; they cut whole subtrees against the window; the last
-  trick is scored without a search;
+- bounds (solver_bounds.py) from the points still in play; in troeven the top trumps and
+  the tricks the seat on lead cashes; in the negative contracts the positions where P can
+  duck every remaining trick (at a trick's beginning, or mid-trick once P has lost the
+  trick or can still duck it) or must win the next one; they cut whole subtrees against
+  the window; the last trick is scored without a search;
 - move ordering: the table's best card first, then cheap per-contract guesses (win with the
   lowest card that wins, duck with the highest card that ducks, opponents lead where P
   cannot duck, ...).
@@ -79,6 +80,7 @@ from .solver_bounds import (
     C_TRUMP,
     can_duck_all,
     card_pts,
+    ducks_trick_and_rest,
     position_bounds,
 )
 from .solver_bounds import (
@@ -263,6 +265,12 @@ def _enter(d, hands, ctx, tt, si, su):
         # P has lost this trick: no points for P in it, and none after it if P can duck
         # everything (the others' cards still to come to this trick only help P).
         if can_duck_all(hands, P, False, False):
+            return 1, np.int64(0)
+    elif ctx[C_DUCKS] and (pos == 1 or ((P - leader) & 3) == pos) and P != leader:
+        # P is still to play: if P can lose this trick and all later ones, the value is 0.
+        # Checked after the lead and at P's turn only: at every card it cost more time than
+        # it saved.
+        if ducks_trick_and_rest(hands, P, si[d, I_LED], si[d, I_WCARD]):
             return 1, np.int64(0)
     si[d, I_ALPHA] = alpha
     si[d, I_BETA] = beta

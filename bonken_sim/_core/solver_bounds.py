@@ -43,32 +43,86 @@ def points_bounds(rem, ctx):
 
 @jit
 def position_bounds(hands, rem, leader, ctx):
-    """(lowest, highest) score for P from the position: points_bounds, narrowed in a trump contract
-    that scores tricks only by the top trumps. A trump of P above every other trump wins the
-    trick it is played to, and every card is played, so P wins at least one trick per such
-    trump. A trump of opponent j above all of P's trumps wins or loses its trick to another
-    opponent, never to P, and j's cards go to different tricks: P loses at least as many
-    tricks as any one opponent holds such trumps. In a negative contract without trumps
-    (see negative_bounds) ``leader`` is the seat to lead, or -1 for bounds that hold
-    whoever leads (those of the points alone)."""
+    """(lowest, highest) score for P from the position: points_bounds, narrowed in a negative
+    contract without trumps (negative_bounds) and in a contract that scores tricks only
+    (trick_bounds). ``leader`` is the seat to lead, or -1 for bounds that hold whoever
+    leads."""
     lo, hi = points_bounds(rem, ctx)
-    trump = ctx[C_TRUMP]
-    tp = ctx[C_TRICK_PTS]
     if ctx[C_DUCKS] and leader >= 0:
         return negative_bounds(hands, rem, leader, lo, ctx)
-    if trump < 0 or tp <= 0 or ctx[C_LAST_PTS] != 0 or ctx[C_A_PTS] != 0 or ctx[C_B_PTS] != 0:
+    if ctx[C_TRICK_PTS] <= 0 or ctx[C_LAST_PTS] != 0 or ctx[C_A_PTS] != 0 or ctx[C_B_PTS] != 0:
         return lo, hi
+    return trick_bounds(hands, rem, leader, lo, hi, ctx)
+
+
+@jit
+def trick_bounds(hands, rem, leader, lo, hi, ctx):
+    """Sure tricks and sure losses for P in a contract scoring tricks only (troeven).
+
+    Top trumps (whoever leads): a trump of P above every other trump wins the trick it is
+    played to, and every card is played, so P wins at least one trick per such trump. A
+    trump of opponent j above all of P's trumps wins or loses its trick to another
+    opponent, never to P, and j's cards go to different tricks: P loses at least as many
+    tricks as any one opponent holds such trumps.
+
+    Cashing (the seat on lead): P on lead cashes, suit by suit outside trumps, its cards
+    above every other card of the suit; each wins as long as every opponent holding a trump
+    still follows suit (at most as many rounds as the shortest such opponent holds of the
+    suit). An opponent j on lead cashes its cards above every other card of a suit the same
+    way, as long as P cannot ruff (P holds no trump, or follows that many rounds) and, under
+    a must-trump rule, no other opponent is made to ruff. These tricks are won by other
+    cards than the top trumps, so they add to them. Hearts count only when they may be led
+    now."""
     P = ctx[C_SEAT]
-    T = SUIT_MASKS[trump]
-    mine = hands[P] & T
-    others = rem & T & ~mine
-    sure = npop(mine & above(highest(others))) if others != U0 else npop(mine)
-    beaten = np.int64(0)
-    over = above(highest(mine)) if mine != U0 else T
+    trump = ctx[C_TRUMP]
+    tp = ctx[C_TRICK_PTS]
+    sure = np.int64(0)
+    over = U0  # the trumps above all of P's (none in a contract without trumps)
+    if trump >= 0:
+        T = SUIT_MASKS[trump]
+        mine = hands[P] & T
+        others = rem & T & ~mine
+        sure = npop(mine & above(highest(others))) if others != U0 else npop(mine)
+        over = above(highest(mine)) if mine != U0 else T
+    cash = np.int64(0)
+    if leader >= 0:
+        ban = lead_ban(ctx[C_HMODE], (rem & HEARTS) != HEARTS)
+        cash = _cashed(hands, rem, leader, P, trump, ctx[C_TMODE], ban)
+        if leader == P:
+            sure += cash
+    lost = np.int64(0)
     for j in range(4):
         if j != P:
-            beaten = max(beaten, npop(hands[j] & over))
-    return max(lo, tp * sure), min(hi, tp * ((npop(rem) >> 2) - beaten))
+            lost = max(lost, npop(hands[j] & over) + (cash if j == leader else 0))
+    return max(lo, tp * sure), min(hi, tp * ((npop(rem) >> 2) - lost))
+
+
+@jit
+def _cashed(hands, rem, leader, P, trump, tmode, ban):
+    """The tricks ``leader`` wins in a row by leading, suit by suit outside trumps, its cards
+    above every other card of the suit, when no seat of the other side can ruff them (see
+    trick_bounds)."""
+    H = hands[leader]
+    total = np.int64(0)
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        mine = H & sm
+        if s == trump or mine == U0 or (ban and s == 2 and H != mine):
+            continue
+        rest = rem & sm & ~mine
+        r = npop(mine & above(highest(rest))) if rest != U0 else npop(mine)
+        if trump >= 0:
+            T = SUIT_MASKS[trump]
+            for j in range(4):
+                if j == leader or (hands[j] & T) == U0:
+                    continue
+                # P (when an opponent leads) or an opponent made to ruff (must-trump rules)
+                # may ruff once void; an opponent of P's side always may.
+                other_side = (leader == P) or (j == P) or tmode > 0
+                if other_side:
+                    r = min(r, npop(hands[j] & sm))
+        total += r
+    return total
 
 
 @jit
@@ -109,6 +163,33 @@ def can_duck_all(hands, P, leads, ban_hearts):
         if not lead_ok and pm != U0 and om != U0 and not (ban_hearts and s == 2 and H != pm):
             lead_ok = ducks_suit(pm & (pm - U1), om & ~(U1 << np.uint64(highest(om))))
     return lead_ok
+
+
+@jit
+def ducks_trick_and_rest(hands, P, led, wcard):
+    """Mid-trick, P still to play to a trick led in ``led`` whose winner so far is an
+    opponent's ``wcard`` (no trumps): can P lose this trick and every later one? P follows
+    with its highest card below ``wcard`` (or, void, discards the highest card of a suit),
+    which loses the trick whatever comes after it (the winner only rises), and then
+    can_duck_all must hold without P leading. It is checked on the hands as they are: the
+    others' cards still to come to this trick only leave the condition true (ducks_suit
+    holds with fewer cards of theirs)."""
+    H = hands[P]
+    follow = H & SUIT_MASKS[led]
+    ok = False
+    if follow != U0:
+        low = follow & ~above(wcard) & ~(U1 << np.uint64(wcard))
+        if low != U0:
+            hands[P] = H & ~(U1 << np.uint64(highest(low)))
+            ok = can_duck_all(hands, P, False, False)
+    else:
+        for s in range(4):
+            sm = H & SUIT_MASKS[s]
+            if sm != U0 and not ok:
+                hands[P] = H & ~(U1 << np.uint64(highest(sm)))
+                ok = can_duck_all(hands, P, False, False)
+    hands[P] = H
+    return ok
 
 
 @jit

@@ -12,7 +12,7 @@ from bonken_sim._core import solver as S
 from bonken_sim._core import solver_bounds as B
 from bonken_sim.engine.solve import parse_hands
 from bonken_sim.rules.rulesets import preset
-from tests.core.test_solver import RULESETS, _ending, _text
+from tests.core.test_solver import RULESETS, _ending, _text, _trump
 from tests.reference import solver as R
 from tests.reference.rules import VARIANTS, Rules
 
@@ -34,9 +34,9 @@ def _masks(hands: list[set[int]]) -> np.ndarray:
 
 
 def _exact(hands, vid, leader, seat, rs_name) -> int:
-    contract, _ = VARIANTS[vid]
+    contract, trump = VARIANTS[vid]
     rules = Rules.from_record(RULESETS[rs_name].to_dict())
-    return R.solve(hands, contract, None, leader, seat, rules)[0]
+    return R.solve(hands, contract, _trump(trump), leader, seat, rules)[0]
 
 
 @pytest.mark.parametrize("rs_name", ["standard", "strict"])
@@ -75,6 +75,29 @@ def test_duck_all_needs_a_lead_the_others_must_beat():
     assert _exact(sets, 0, 3, 2, "standard") == 0
 
 
+@pytest.mark.parametrize("rs_name", ["standard", "strict", "must-trump"])
+def test_trick_bounds_hold_in_troeven(rs_name):
+    """2-4 cards a seat, troeven with every trump and without, every leader and seat: the
+    value lies within the sure tricks (top trumps, the leader's cashed masters) and the sure
+    losses, and both sides' cashing did narrow the bounds."""
+    rng = random.Random(f"trick-bounds-{rs_name}")
+    raised = lowered = 0
+    for i in range(500):
+        hands = _ending(rng, 2 + i % 3)
+        vid = 7 + i % 5
+        leader, seat = rng.randrange(4), rng.randrange(4)
+        ctx = _context(vid, rs_name, seat)
+        m = _masks(hands)
+        rem = m[0] | m[1] | m[2] | m[3]
+        lo, hi = B.position_bounds(m, rem, leader, ctx)
+        v = _exact(hands, vid, leader, seat, rs_name)
+        assert lo <= v <= hi, (rs_name, vid, _text(hands), leader, seat, lo, hi, v)
+        any_lo, any_hi = B.position_bounds(m, rem, -1, ctx)  # the top trumps alone
+        raised += lo > any_lo
+        lowered += hi < any_hi
+    assert raised > 20 and lowered > 20
+
+
 def test_troeven_keeps_the_trump_bounds_only():
     """In troeven the negative-contract bounds stay off (the context says so)."""
     for vid in range(7, 12):
@@ -82,3 +105,27 @@ def test_troeven_keeps_the_trump_bounds_only():
     for vid in NEGATIVE_TRICK_VARIANTS:
         assert _context(vid, "standard", 0)[B.C_DUCKS] == 1
     assert preset("standard").table.shape[0] == 12
+
+
+@pytest.mark.parametrize("rs_name", ["standard", "strict"])
+def test_ducking_mid_trick_is_exact(rs_name):
+    """After an opponent's lead (P still to play): whenever P can lose this trick and every
+    later one by the mid-trick check, the brute force values that lead 0 for P."""
+    rng = random.Random(f"mid-duck-{rs_name}")
+    claimed = 0
+    for i in range(400):
+        hands = _ending(rng, 2 + i % 3)
+        vid = NEGATIVE_TRICK_VARIANTS[i % 6]
+        seat = rng.randrange(4)
+        leader = (seat + 1 + rng.randrange(3)) % 4
+        contract, _ = VARIANTS[vid]
+        rules = Rules.from_record(RULESETS[rs_name].to_dict())
+        _, after_lead = R.solve(hands, contract, None, leader, seat, rules)
+        m = _masks(hands)
+        for c, v in after_lead.items():
+            m[leader] &= ~np.uint64(1 << c)
+            if B.ducks_trick_and_rest(m, seat, c // 13, c):
+                claimed += 1
+                assert v == 0, (rs_name, vid, _text(hands), leader, seat, c)
+            m[leader] |= np.uint64(1 << c)
+    assert claimed > 100  # the check did decide positions
