@@ -21,6 +21,9 @@ from bonken_sim.runs.pipeline import deliver
 from bonken_sim.runs.schema import Chunk
 
 TASK_DEALS = 8192
+# The run's last chunk is cut finer: nothing is queued behind it, so the threads wait for the
+# longest of its last tasks (and its write waits for them all).
+LAST_TASK_DEALS = 2048
 # The warm-up task's seats: both card-play codes a run of basic or random seats compiles.
 WARM_STRATEGIES = (Strategy.BASIC, Strategy.RANDOM, Strategy.BASIC, Strategy.RANDOM)
 
@@ -139,10 +142,12 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
 
 
 def chunk_tasks(cfg: RunConfig, index: int, threads: int) -> list[Task]:
-    """The tasks of chunk ``index``: at least one per thread, at most TASK_DEALS deals each."""
+    """The tasks of chunk ``index``: at least one per thread, at most TASK_DEALS deals each
+    (LAST_TASK_DEALS in the run's last chunk)."""
     start = index * cfg.chunk_size
     n = min(cfg.chunk_size, cfg.deals - start)
-    pieces = max(threads, -(-n // TASK_DEALS))
+    most = LAST_TASK_DEALS if index == cfg.n_chunks - 1 else TASK_DEALS
+    pieces = max(threads, -(-n // most))
     pieces = min(pieces, n)
     size = -(-n // pieces)
     variants = tuple(int(v) for v in cfg.variant_ids)

@@ -246,8 +246,9 @@ def test_same_results_for_any_threads_chunk_size_and_executor(tmp_path):
 def test_a_one_thread_run_plays_and_writes_on_one_thread(tmp_path, monkeypatch):
     """--threads counts every busy thread: with 1, the pool's one thread plays every task and
     writes every part (no writer thread, no side thread for the deals file), so the run keeps
-    one core busy; with 2, the parts are written on the same two pool threads (the deals file
-    beside the results on a short-lived helper)."""
+    one core busy; with 2, every part is written off the playing threads, on a writer thread
+    (the deals file beside the results on a short-lived helper), so that a chunk's write
+    starts as soon as it is played."""
     import importlib
     import threading
 
@@ -279,8 +280,22 @@ def test_a_one_thread_run_plays_and_writes_on_one_thread(tmp_path, monkeypatch):
     run_dir(deals=900, seed=3, threads=2, chunk_size=300, out=tmp_path / "two")
     pool_threads = seen["play"] - {main}
     assert len(pool_threads) == 2
-    assert seen["write"] - pool_threads  # the deals files, beside the results
-    assert seen["write"] & pool_threads
+    assert not seen["write"] & pool_threads
+    writers = {name for name in seen["write"] if name.startswith("bonken-sim-write")}
+    assert len(writers) == 1  # the results files
+    assert seen["write"] - writers  # the deals files, beside them
+
+
+def test_the_runs_last_chunk_is_cut_into_finer_tasks():
+    from bonken_sim.runs.deal_tasks import LAST_TASK_DEALS, TASK_DEALS, chunk_tasks
+
+    cfg = make_config(deals=250_000, seed=1, chunk_size=100_000)
+    for index, most in ((0, TASK_DEALS), (1, TASK_DEALS), (2, LAST_TASK_DEALS)):
+        tasks = chunk_tasks(cfg, index, threads=2)
+        assert max(t.n for t in tasks) <= most < 2 * max(t.n for t in tasks)
+        covered = [d for t in tasks for d in range(t.start, t.start + t.n)]
+        assert covered == list(range(index * 100_000, min((index + 1) * 100_000, 250_000)))
+    assert len(chunk_tasks(make_config(deals=3, seed=1), 0, threads=2)) == 2
 
 
 def test_a_process_pool_gives_the_same_results(tmp_path):
