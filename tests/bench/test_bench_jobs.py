@@ -78,7 +78,7 @@ def test_a_failing_command_is_one_line_with_its_last_error():
 def test_run_jobs_times_each_command_against_the_kernel_on_its_playouts():
     lines: list[str] = []
     doc = run_jobs({"run": 300, "game": 30}, repeats=2, threads=1, echo=lines.append)
-    assert doc["threads"] == 1 and doc["repeats"] == 2
+    assert doc["threads"] == doc["toy_threads"] == 1 and doc["repeats"] == 2
     assert set(doc["jobs"]) == {"run", "game"}
     for name, size in (("run", 300), ("game", 30)):
         j = doc["jobs"][name]
@@ -109,5 +109,5 @@ def test_bench_ends_with_the_jobs_and_checks_them_first():
         deals=1000, repeats=1, threads=(1,), reference_deals=0, strategies=("random",),
         solver={"endings": 0, "deals": 0}, jobs={"run": 200}, job_repeats=1, echo=lambda *a: None,
     )  # fmt: skip
-    assert list(doc["jobs"]["jobs"]) == ["run"] and doc["jobs"]["threads"] == 1
+    assert list(doc["jobs"]["jobs"]) == ["run"] and doc["jobs"]["toy_threads"] == 1
     assert doc["jobs"]["jobs"]["run"]["playouts"] == 200 * 12
