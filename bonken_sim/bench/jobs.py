@@ -39,6 +39,7 @@ class Job:
     def argv(self, size: int, seed: int, threads: int, out: Path) -> list[str]:
         return [
             sys.executable,
+            "-P",  # not the working folder first on the path (see this_package_first)
             "-m",
             "bonken_sim.cli",
             self.name,
@@ -103,16 +104,29 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def time_command(argv: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds (all threads) of one command run to its end; RuntimeError with
-    its last line of stderr if it fails."""
+def this_package_first() -> dict[str, str]:
+    """The environment for a command that must import this very bonken_sim: its folder first
+    on PYTHONPATH. (``python -m`` would put the working folder first, so a command started
+    in another checkout would time that checkout's code: the jobs run ``python -P``.)"""
+    import bonken_sim
+
+    home = str(Path(bonken_sim.__file__).resolve().parents[1])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": home + (os.pathsep + path if path else "")}
+
+
+def time_command(argv: list[str], what: str = "the command") -> tuple[float, float]:
+    """Wall and CPU seconds (all threads) of one command run to its end, with this
+    bonken_sim first on its path; RuntimeError with its last line of stderr if it fails."""
     c0 = _children_cpu()
     t0 = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        argv, capture_output=True, text=True, check=False, env=this_package_first()
+    )
     wall = time.perf_counter() - t0
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["(no output)"]
-        raise RuntimeError(f"{' '.join(argv[3:5])} failed ({done.returncode}): {lines[-1]}")
+        raise RuntimeError(f"{what} failed ({done.returncode}): {lines[-1]}")
     return wall, _children_cpu() - c0
 
 
@@ -178,22 +192,28 @@ def run_jobs(
     key = seed_key(seed)
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     doc["toy_threads"] = numba.get_num_threads()  # fewer than threads beyond numba's limit
+    echo("")
+    echo(f"jobs: {', '.join(f'{k} {v:,}' for k, v in sizes.items())}, {repeats} repeats")
     with tempfile.TemporaryDirectory(prefix="bonken-bench-jobs-") as tmp:
         out = Path(tmp)
         time_toy(key, 0, 10)  # the kernel compiled or loaded before any timing
         for name in sizes:  # each command once, untimed: kernel cache, page cache
-            time_command(JOBS[name].argv(_WARM_SIZE, seed, threads, out / name))
+            time_command(JOBS[name].argv(_WARM_SIZE, seed, threads, out / name), name)
         samples = {name: Samples([], [], [], []) for name in sizes}
         for r in range(repeats):
             for name, size in sizes.items():
                 job, s = JOBS[name], samples[name]
-                wall, cpu = time_command(job.argv(size, seed + r, threads, out / name))
+                wall, cpu = time_command(job.argv(size, seed + r, threads, out / name), name)
                 s.wall.append(wall)
                 s.cpu.append(cpu)
                 playouts = size * job.playouts_per_unit
                 toy_wall, toy_cpu = time_toy(key, 10**10 + r * playouts, playouts)
                 s.toy_wall.append(toy_wall)
                 s.toy_cpu.append(toy_cpu)
+                echo(
+                    f"  {name} {r + 1}/{repeats}: {wall:.2f} s ({cpu:.2f} CPU-s), "
+                    f"toy kernel {toy_wall:.2f} s: {wall / toy_wall:.2f}x"
+                )
     for name, size in sizes.items():
         doc["jobs"][name] = samples[name].summary(JOBS[name], size)
     doc["load_average"] = os.getloadavg()[0]

@@ -3,13 +3,21 @@ against the kernel."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import numba
 import pytest
 
 from bonken_sim._core.rng import seed_key
-from bonken_sim.bench.jobs import JOBS, check_jobs, parse_jobs, run_jobs, time_command
+from bonken_sim.bench.jobs import (
+    JOBS,
+    check_jobs,
+    parse_jobs,
+    run_jobs,
+    this_package_first,
+    time_command,
+)
 from bonken_sim.bench.yardstick import TOY_BLOCKS, toy_playouts
 from bonken_sim.cli.main import main
 from tests.reference.rng import deal_hands
@@ -71,8 +79,8 @@ def test_check_jobs_names_the_bad_value():
 
 def test_a_failing_command_is_one_line_with_its_last_error():
     argv = [sys.executable, "-c", "import sys; print('first'); sys.exit('last words')"]
-    with pytest.raises(RuntimeError, match="failed \\(1\\): last words$"):
-        time_command(argv)
+    with pytest.raises(RuntimeError, match="^probe failed \\(1\\): last words$"):
+        time_command(argv, "probe")
 
 
 def test_run_jobs_times_each_command_against_the_kernel_on_its_playouts():
@@ -111,3 +119,20 @@ def test_bench_ends_with_the_jobs_and_checks_them_first():
     )  # fmt: skip
     assert list(doc["jobs"]["jobs"]) == ["run"] and doc["jobs"]["toy_threads"] == 1
     assert doc["jobs"]["jobs"]["run"]["playouts"] == 200 * 12
+
+
+def test_a_command_imports_this_bonken_sim_wherever_it_starts(tmp_path, monkeypatch):
+    import bonken_sim
+
+    fake = tmp_path / "bonken_sim"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise SystemExit('another checkout')\n")
+    monkeypatch.chdir(tmp_path)  # python -m would put this folder first
+    argv = JOBS["run"].argv(1, 1, 1, tmp_path / "out")
+    assert argv[1:4] == ["-P", "-m", "bonken_sim.cli"]
+    probe = [sys.executable, "-P", "-c", "import bonken_sim; print(bonken_sim.__file__)"]
+    time_command(probe)  # runs, rather than exit with the other checkout's package
+    out = subprocess.run(
+        probe, capture_output=True, text=True, check=True, env=this_package_first()
+    ).stdout
+    assert out.strip() == bonken_sim.__file__
