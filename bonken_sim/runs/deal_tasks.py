@@ -6,6 +6,7 @@ thread count, chunk size or executor gives the same bytes."""
 
 from __future__ import annotations
 
+import gc
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -76,9 +77,20 @@ def play_task(task: Task) -> TaskResult:
 
 
 def warm_kernels() -> float:
-    """Compile or load every kernel a run uses; the seconds it took."""
+    """Compile or load every kernel a run uses; the seconds it took.
+
+    Python's cyclic garbage collector is paused meanwhile: loading the kernels makes numba
+    create tens of thousands of objects, all kept, and the collections they set off (one a
+    full one over everything imported) cost about 0.1 s CPU before any deal is played
+    (measured with benchmarks/profile_run.py)."""
     t0 = time.perf_counter()
-    play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
+    finally:
+        if was_enabled:
+            gc.enable()
     return time.perf_counter() - t0
 
 

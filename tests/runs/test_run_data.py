@@ -349,3 +349,49 @@ def test_summary_statistics_match_pandas(small_run):
 def test_a_run_config_object_and_options_are_exclusive(tmp_path):
     with pytest.raises(TypeError):
         run_dir(RunConfig(deals=1, seed=1), deals=2)
+
+
+def test_loading_the_kernels_pauses_the_garbage_collector_and_restores_it(monkeypatch):
+    import gc
+
+    import bonken_sim.runs.deal_tasks as tasks
+
+    seen = []
+    play_task = tasks.play_task
+    monkeypatch.setattr(tasks, "play_task", lambda t: seen.append(gc.isenabled()) or play_task(t))
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            assert tasks.warm_kernels() > 0
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+    assert seen == [False, False]
+
+
+def test_the_run_profile_accounts_for_every_task_and_write(tmp_path):
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "profile_run.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--deals", "5000", "--threads", "2"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    doc = json.loads(done.stdout)
+    assert doc["deals"] == 5000 and doc["threads"] == 2
+    assert doc["tasks"] == len(chunk_tasks_of(5000, 2))
+    assert doc["play_cpu"] > 0 and doc["write_cpu"] > 0
+    assert doc["tail_after_last_task"] >= 0 and doc["run_to_first_task"] >= doc["kernel_load"]
+    assert doc["run_wall"] >= doc["run_to_first_task"] + doc["tail_after_last_task"]
+    bad = subprocess.run(
+        [sys.executable, str(script), "--deals", "0"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "--deals must be positive" in bad.stderr
+
+
+def chunk_tasks_of(deals: int, threads: int):
+    from bonken_sim.runs.deal_tasks import chunk_tasks
+
+    cfg = make_config(deals=deals, seed=5)
+    return [t for k in range(cfg.n_chunks) for t in chunk_tasks(cfg, k, threads)]
