@@ -79,17 +79,21 @@ def play_task(task: Task) -> TaskResult:
 def warm_kernels() -> float:
     """Compile or load every kernel a run uses; the seconds it took.
 
-    Python's cyclic garbage collector is paused meanwhile: loading the kernels makes numba
-    create tens of thousands of objects, all kept, and the collections they set off (one a
-    full one over everything imported) cost about 0.1 s CPU before any deal is played
-    (measured with benchmarks/profile_run.py)."""
+    When they are cached, Python's cyclic garbage collector is paused meanwhile: loading the
+    kernels makes numba create tens of thousands of objects, all kept, and the collections
+    they set off (one a full one over everything imported) cost about 0.1 s CPU before any
+    deal is played (measured with benchmarks/profile_run.py). A compile (minutes, with much
+    garbage) runs with the collector as it was."""
+    from bonken_sim.engine.warmup import is_warm
+
     t0 = time.perf_counter()
-    was_enabled = gc.isenabled()
-    gc.disable()
+    pause = gc.isenabled() and is_warm()
+    if pause:
+        gc.disable()
     try:
         play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
     finally:
-        if was_enabled:
+        if pause:
             gc.enable()
     return time.perf_counter() - t0
 
