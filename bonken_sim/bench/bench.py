@@ -97,12 +97,16 @@ def run_bench(
     echo=print,
     strategies: tuple[str, ...] = tuple(STRATEGIES),
     solver: dict | None = None,
+    jobs: dict[str, int] | None = None,
+    job_repeats: int = 3,
 ) -> dict:
     """Measure and return a result document; also written as JSON to ``out_dir``.
 
     ``strategies``: which tiers to measure (names of ``STRATEGIES``), every seat the same.
     ``solver``: keyword arguments of ``bench.solver.run_solver_bench`` (its sample sizes and
-    node budget; None: its defaults), timed last.
+    node budget; None: its defaults), timed after the tiers.
+    ``jobs``: whole commands to time against the toy kernel (``bench.jobs``: job name → deals
+    or games), ``job_repeats`` times each, on the largest of ``threads``; last.
     """
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not strategies:
@@ -111,6 +115,10 @@ def run_bench(
             f"(expected some of: {', '.join(STRATEGIES)})"
         )
     chosen = {s: STRATEGIES[s] for s in STRATEGIES if s in strategies}
+    if jobs:
+        from bonken_sim.bench.jobs import check_jobs
+
+        check_jobs(jobs, job_repeats)
     from bonken_sim.engine.warmup import warmup
 
     compile_s = warmup()
@@ -187,6 +195,10 @@ def run_bench(
     from bonken_sim.bench.solver import run_solver_bench
 
     result["solver"] = run_solver_bench(echo=echo, **(solver or {}))
+    if jobs:
+        from bonken_sim.bench.jobs import run_jobs
+
+        result["jobs"] = run_jobs(jobs, job_repeats, max(threads), seed, echo)
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")

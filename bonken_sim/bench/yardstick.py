@@ -7,16 +7,21 @@ with uniformly random legal cards (follow suit, the highest card of the led suit
 winner leads) and counts tricks: no contract table, no scoring, no strategies, no trace.
 Everything the engine adds on top (twelve contracts from a ruleset table, Domino, scores,
 per-variant streams, strategies) is what the ratio measures.
+
+``toy_playouts`` is the yardstick of whole commands (``bench.jobs``): the same dealing, then
+every seat plays its lowest legal card, on all threads (``prange``); a run or game command
+is timed against it on the same number of playouts.
 """
 
 from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 
 from bonken_sim._core._jit import jit
-from bonken_sim._core.cards import SUIT_MASKS, U0, U1, kth_lowest, npop
+from bonken_sim._core.cards import SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
 from bonken_sim._core.deal import deal_into
 from bonken_sim._core.ids import TROEVEN_NT
 from bonken_sim._core.rng import deal_state, fill_draws, play_state, scale_draw
@@ -146,6 +151,57 @@ def tuned_playouts(key, start, n):
     return total
 
 
+@jit
+def _lowest_card_deals(key, start, n, deck, hands):
+    """Deal deals ``start … start+n−1`` and play each as a no-trump trick game in which every
+    seat plays its lowest legal card; seat 0's tricks summed."""
+    total = 0
+    for i in range(n):
+        deal_into(deal_state(key, start + i), deck, hands)
+        leader = 1
+        for _ in range(13):
+            H = hands[leader]
+            c = lowest(H)
+            hands[leader] = H & ~(U1 << np.uint64(c))
+            led = SUIT_MASKS[c // 13]
+            wcard = c
+            wseat = leader
+            for pos in range(1, 4):
+                p = (leader + pos) & 3
+                H = hands[p]
+                L = H & led
+                c = lowest(L if L != U0 else H)
+                hands[p] = H & ~(U1 << np.uint64(c))
+                if c // 13 == wcard // 13 and c > wcard:
+                    wcard = c
+                    wseat = p
+            total += wseat == 0
+            leader = wseat
+    return total
+
+
+# Blocks of deals the toy kernel's prange hands out: many per thread, so a thread slowed by
+# other load does not leave the others waiting at the end.
+TOY_BLOCKS = 256
+
+
+@jit(parallel=True)
+def toy_playouts(key, start, n):
+    """The toy-heuristic playout kernel: deals ``start … start+n−1`` dealt with the engine's
+    dealing, each played (52 cards) with the trivial lowest-legal-card policy, on numba's
+    threads (``prange``; set their number with ``numba.set_num_threads``). The jobs of
+    ``bonken-sim bench --jobs`` are measured against it on the same number of playouts."""
+    blocks = min(TOY_BLOCKS, max(n, 1))
+    size = -(-n // blocks)
+    total = 0
+    for b in numba.prange(blocks):
+        deck = np.empty(52, np.int64)
+        hands = np.empty(4, np.uint64)
+        a = b * size
+        total += _lowest_card_deals(key, start + a, max(0, min(size, n - a)), deck, hands)
+    return total
+
+
 def cpu_rate(kernel, key, start: int, deals: int) -> float:
     """Playouts per CPU-second of this thread of a yardstick ``kernel`` on deals ``start …
     start+deals−1`` (CPU time barely moves with other load on a shared machine)."""
@@ -169,4 +225,11 @@ def baseline_rate(deals: int, repeats: int, seed: int = 1) -> tuple[float, list[
     return float(np.median(rates)), rates
 
 
-__all__ = ["baseline_playouts", "baseline_rate", "cpu_rate", "select_bit", "tuned_playouts"]
+__all__ = [
+    "baseline_playouts",
+    "baseline_rate",
+    "cpu_rate",
+    "select_bit",
+    "toy_playouts",
+    "tuned_playouts",
+]

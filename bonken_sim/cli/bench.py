@@ -38,6 +38,13 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     return tiers
 
 
+def _job_sizes(jobs: str) -> dict[str, int]:
+    """--jobs of bench: NAME=SIZE items (bench.jobs.parse_jobs), or none."""
+    from bonken_sim.bench.jobs import parse_jobs
+
+    return call_or_fail(parse_jobs, jobs)
+
+
 @click.command()
 @click.option(
     "--deals",
@@ -110,6 +117,22 @@ def _strategy_tiers(strategies: str) -> tuple[str, ...]:
     callback=count_option,
     help="The solver gives up a position after this many nodes.",
 )
+@click.option(
+    "--jobs",
+    default="run=100k,game=20k",
+    show_default=True,
+    metavar="LIST",
+    help="Whole commands to time against the toy playout kernel: run=DEALS,game=GAMES "
+    "(either or both), or none. The full-size measure: run=1e6,game=1e6.",
+)
+@click.option(
+    "--job-repeats",
+    default=3,
+    show_default=True,
+    metavar="N",
+    type=click.IntRange(1, 100),
+    help="Timed repeats of each job (medians are reported).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result document as JSON.")
 def bench(
     deals,
@@ -121,13 +144,17 @@ def bench(
     solver_endings,
     solver_deals,
     solver_max_nodes,
+    jobs,
+    job_repeats,
     as_json,
 ):
-    """Measure deal-playouts per second per strategy, variant and thread count."""
+    """Measure deal-playouts per second per strategy, variant and thread count, and whole
+    run and game commands against a toy playout kernel."""
     from bonken_sim.bench.bench import run_bench
 
     counts = _thread_counts(threads)
     tiers = _strategy_tiers(strategies)
+    job_sizes = _job_sizes(jobs)
     compile_first()
     echo = (lambda *a, **k: None) if as_json else click.echo
     result = call_or_fail(
@@ -144,6 +171,8 @@ def bench(
             "deals": solver_deals,
             "max_nodes": solver_max_nodes,
         },
+        jobs=job_sizes,
+        job_repeats=job_repeats,
     )
     if as_json:
         click.echo(json.dumps(result, indent=2))

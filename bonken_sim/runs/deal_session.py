@@ -187,11 +187,19 @@ class DealSession:
         self.already = sum(p["deals"] for p in rundir.parts)
         self.prog = Progress(cfg.deals, self.already, progress)
         self.compile_s = 0.0
-        # local threads write on the pool that plays (--threads counts every busy thread)
         self.pool = (
             ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-sim")
             if backend is None
             else None
+        )
+        # One local thread plays and writes on the same thread (--threads 1 keeps one core
+        # busy). With more, a writer thread of its own starts each chunk's write as soon as
+        # the chunk is played: on the playing pool the write would queue behind the next
+        # chunk's tasks, and the last-but-one chunk's write would add to the run's end.
+        self.write_pool = (
+            ThreadPoolExecutor(1, thread_name_prefix="bonken-sim-write")
+            if self.pool is not None and cfg.threads > 1
+            else self.pool
         )
         self.chunks: Generator | None = None
         self.writes: OrderedWrites | None = None
@@ -240,7 +248,10 @@ class DealSession:
     def _in_process(self) -> None:
         cfg = self.cfg
         assert self.pool is not None
-        self.writes = OrderedWrites(self.pool, self._write, self._written, self.stats, self.prog)
+        assert self.write_pool is not None
+        self.writes = OrderedWrites(
+            self.write_pool, self._write, self._written, self.stats, self.prog
+        )
         self.chunks = played_chunks(
             self.todo,
             functools.partial(chunk_tasks, cfg, threads=cfg.threads),
@@ -302,16 +313,20 @@ class DealSession:
         entry = self.writes.abandon() if self.writes is not None else None
         if entry is not None and entry["index"] not in {p["index"] for p in self.rundir.parts}:
             self.rundir.parts.append(entry)
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        self._shutdown_pools(cancel=True)
         self.rundir.manifest["state"] = "incomplete"
         with contextlib.suppress(RunError):
             self.rundir.save()
 
+    def _shutdown_pools(self, cancel: bool) -> None:
+        writer = self.write_pool if self.write_pool is not self.pool else None
+        for pool in (self.pool, writer):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=cancel)
+
     def finish(self, t_start: float) -> RunResult:
         """Close the executor, mark the run complete, and what the session did."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
+        self._shutdown_pools(cancel=False)
         if self.backend is not None:
             self.backend.close()
         self.rundir.tidy()

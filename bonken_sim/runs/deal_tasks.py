@@ -6,6 +6,7 @@ thread count, chunk size or executor gives the same bytes."""
 
 from __future__ import annotations
 
+import gc
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,6 +22,9 @@ from bonken_sim.runs.pipeline import deliver
 from bonken_sim.runs.schema import Chunk
 
 TASK_DEALS = 8192
+# The run's last chunk is cut finer: nothing is queued behind it, so the threads wait for the
+# longest of its last tasks (and its write waits for them all).
+LAST_TASK_DEALS = 2048
 # The warm-up task's seats: both card-play codes a run of basic or random seats compiles.
 WARM_STRATEGIES = (Strategy.BASIC, Strategy.RANDOM, Strategy.BASIC, Strategy.RANDOM)
 
@@ -73,9 +77,24 @@ def play_task(task: Task) -> TaskResult:
 
 
 def warm_kernels() -> float:
-    """Compile or load every kernel a run uses; the seconds it took."""
+    """Compile or load every kernel a run uses; the seconds it took.
+
+    When they are cached, Python's cyclic garbage collector is paused meanwhile: loading the
+    kernels makes numba create tens of thousands of objects, all kept, and the collections
+    they set off (one a full one over everything imported) cost about 0.1 s CPU before any
+    deal is played (measured with benchmarks/profile_run.py). A compile (minutes, with much
+    garbage) runs with the collector as it was."""
+    from bonken_sim.engine.warmup import is_warm
+
     t0 = time.perf_counter()
-    play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
+    pause = gc.isenabled() and is_warm()
+    if pause:
+        gc.disable()
+    try:
+        play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
+    finally:
+        if pause:
+            gc.enable()
     return time.perf_counter() - t0
 
 
@@ -139,10 +158,12 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
 
 
 def chunk_tasks(cfg: RunConfig, index: int, threads: int) -> list[Task]:
-    """The tasks of chunk ``index``: at least one per thread, at most TASK_DEALS deals each."""
+    """The tasks of chunk ``index``: at least one per thread, at most TASK_DEALS deals each
+    (LAST_TASK_DEALS in the run's last chunk)."""
     start = index * cfg.chunk_size
     n = min(cfg.chunk_size, cfg.deals - start)
-    pieces = max(threads, -(-n // TASK_DEALS))
+    most = LAST_TASK_DEALS if index == cfg.n_chunks - 1 else TASK_DEALS
+    pieces = max(threads, -(-n // most))
     pieces = min(pieces, n)
     size = -(-n // pieces)
     variants = tuple(int(v) for v in cfg.variant_ids)

@@ -8,12 +8,14 @@ session of it ``deal_session.py``, its options ``deal_config.py``, what it plays
 How a run flows: the deals are cut into chunks of ``chunk_size`` (one Parquet part each) and
 every chunk into tasks of at most ``TASK_DEALS`` deals. Tasks go to the executor (by default
 a thread pool; the kernels release the GIL) and return column-ready arrays; the main thread
-assembles each chunk in order and queues its write on the same pool, behind the next chunk's
-tasks, so the part is written while the next chunk plays and ``threads`` threads do all the
-work: ``--threads 1`` keeps one core busy, not one core plus a writer. At most two chunks
-are in play and one is being written, so memory is bounded by the chunk size, never by
-``deals``. Every deal's cards and play come from (seed, deal index, variant) alone, so any
-thread count, chunk size or executor gives the same results.
+assembles each chunk in order and hands it to the writer, so the part is written while the
+next chunk plays. With ``--threads 1`` the write is queued on the playing thread, behind the
+next chunk's tasks (one core busy, not one core plus a writer); with more threads a writer
+thread of its own starts it at once, so that only the last chunk's write is left when the
+playing ends. At most two chunks are in play and one is being written, so memory is
+bounded by the chunk size, never by ``deals``. Every deal's cards and play come from (seed,
+deal index, variant) alone, so any thread count, chunk size or executor gives the same
+results.
 
 With another executor (``--executor process|dask``, or ``run(config, executor=...)``) the
 unit of work is a whole chunk: ``play_chunk(ChunkTask)`` plays the chunk's deals (on

@@ -2,8 +2,8 @@
 
 In-process (``--executor local``) a chunk is cut into tasks that play on a thread pool;
 ``played_chunks`` keeps the pool busy with the next chunk while it hands out the current one,
-in order, and ``OrderedWrites`` queues each chunk's write on the same pool behind the next
-chunk's tasks, one write in flight, so ``threads`` threads do all the work and memory is
+in order, and ``OrderedWrites`` writes each chunk on a pool of its caller's choice (the
+playing pool for one thread, a writer thread otherwise), one write in flight, so memory is
 bounded by the chunk size. With another executor a whole chunk is one task
 (``play_on_backend``) and a finished chunk's files are put in place by ``land``.
 

@@ -246,8 +246,9 @@ def test_same_results_for_any_threads_chunk_size_and_executor(tmp_path):
 def test_a_one_thread_run_plays_and_writes_on_one_thread(tmp_path, monkeypatch):
     """--threads counts every busy thread: with 1, the pool's one thread plays every task and
     writes every part (no writer thread, no side thread for the deals file), so the run keeps
-    one core busy; with 2, the parts are written on the same two pool threads (the deals file
-    beside the results on a short-lived helper)."""
+    one core busy; with 2, every part is written off the playing threads, on a writer thread
+    (the deals file beside the results on a short-lived helper), so that a chunk's write
+    starts as soon as it is played."""
     import importlib
     import threading
 
@@ -279,8 +280,22 @@ def test_a_one_thread_run_plays_and_writes_on_one_thread(tmp_path, monkeypatch):
     run_dir(deals=900, seed=3, threads=2, chunk_size=300, out=tmp_path / "two")
     pool_threads = seen["play"] - {main}
     assert len(pool_threads) == 2
-    assert seen["write"] - pool_threads  # the deals files, beside the results
-    assert seen["write"] & pool_threads
+    assert not seen["write"] & pool_threads
+    writers = {name for name in seen["write"] if name.startswith("bonken-sim-write")}
+    assert len(writers) == 1  # the results files
+    assert seen["write"] - writers  # the deals files, beside them
+
+
+def test_the_runs_last_chunk_is_cut_into_finer_tasks():
+    from bonken_sim.runs.deal_tasks import LAST_TASK_DEALS, TASK_DEALS, chunk_tasks
+
+    cfg = make_config(deals=250_000, seed=1, chunk_size=100_000)
+    for index, most in ((0, TASK_DEALS), (1, TASK_DEALS), (2, LAST_TASK_DEALS)):
+        tasks = chunk_tasks(cfg, index, threads=2)
+        assert max(t.n for t in tasks) <= most < 2 * max(t.n for t in tasks)
+        covered = [d for t in tasks for d in range(t.start, t.start + t.n)]
+        assert covered == list(range(index * 100_000, min((index + 1) * 100_000, 250_000)))
+    assert len(chunk_tasks(make_config(deals=3, seed=1), 0, threads=2)) == 2
 
 
 def test_a_process_pool_gives_the_same_results(tmp_path):
@@ -334,3 +349,53 @@ def test_summary_statistics_match_pandas(small_run):
 def test_a_run_config_object_and_options_are_exclusive(tmp_path):
     with pytest.raises(TypeError):
         run_dir(RunConfig(deals=1, seed=1), deals=2)
+
+
+def test_loading_cached_kernels_pauses_the_garbage_collector_and_restores_it(monkeypatch):
+    """Paused only for a load from the cache: a compile makes much garbage."""
+    import gc
+
+    import bonken_sim.engine.warmup as warmup
+    import bonken_sim.runs.deal_tasks as tasks
+
+    seen = []
+    play_task = tasks.play_task
+    monkeypatch.setattr(tasks, "play_task", lambda t: seen.append(gc.isenabled()) or play_task(t))
+    for cached in (True, False):
+        monkeypatch.setattr(warmup, "is_warm", lambda cached=cached: cached)
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            try:
+                assert tasks.warm_kernels() > 0
+                assert gc.isenabled() is enabled
+            finally:
+                gc.enable()
+    assert seen == [False, False, True, False]
+
+
+def test_the_run_profile_accounts_for_every_task_and_write(tmp_path):
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "profile_run.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--deals", "5000", "--threads", "2"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    doc = json.loads(done.stdout)
+    assert doc["deals"] == 5000 and doc["threads"] == 2
+    assert doc["tasks"] == len(chunk_tasks_of(5000, 2))
+    assert doc["play_cpu"] > 0 and doc["write_cpu"] > 0
+    assert doc["tail_after_last_task"] >= 0 and doc["run_to_first_task"] >= doc["kernel_load"]
+    assert doc["run_wall"] >= doc["run_to_first_task"] + doc["tail_after_last_task"]
+    bad = subprocess.run(
+        [sys.executable, str(script), "--deals", "0"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "--deals must be positive" in bad.stderr
+
+
+def chunk_tasks_of(deals: int, threads: int):
+    from bonken_sim.runs.deal_tasks import chunk_tasks
+
+    cfg = make_config(deals=deals, seed=5)
+    return [t for k in range(cfg.n_chunks) for t in chunk_tasks(cfg, k, threads)]
