@@ -32,8 +32,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,dev,dask]'
 	touch $@ $(VENV)/.installed-run
 
+# No warmup first: each command compiles only the kernels it plays, once, and says so.
 run: $(VENV)/.installed-run
-	$(BIN)/bonken-sim warmup
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract hartenjagen
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract troeven --trump S
 	$(BIN)/bonken-sim trace --deals 1000 --seed 1 --out results/trace_seed1.jsonl --force

@@ -8,6 +8,7 @@ kernels never run.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from pathlib import Path
@@ -15,6 +16,9 @@ from pathlib import Path
 import numba
 from llvmlite import ir
 from numba import types
+from numba.core import event
+from numba.core.caching import FunctionCache
+from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
 _CORE_DIR = Path(__file__).resolve().parent
@@ -41,6 +45,46 @@ def cache_dir() -> Path:
 numba.config.CACHE_DIR = str(cache_dir())
 
 
+def _stable(value):
+    """A closure cell's value as the same data in every process: a jit function by its name
+    and its own cells (numba's pickle of a jit function holds an id drawn per process)."""
+    if isinstance(value, Dispatcher):
+        fn = value.py_func
+        return ("jit", fn.__module__, fn.__qualname__, closure_data(fn))
+    if isinstance(value, tuple):
+        return tuple(_stable(v) for v in value)
+    return value  # numbers, booleans, None: their repr is their value
+
+
+def closure_data(fn):
+    """The cells of the closure ``fn`` as the same data in every process (its cache key)."""
+    return tuple(_stable(cell.cell_contents) for cell in fn.__closure__ or ())
+
+
+class _ClosureCache(FunctionCache):
+    """numba's cache of one function, keyed on its closure as data.
+
+    The kernels built per tier level (``playout``) and the play loops built per strategy
+    family are closures over other jit functions. numba keys a closure's cache entry on a
+    pickle of its cells, and that pickle of a jit function changes from process to process,
+    so such a kernel was never found in the cache and compiled again in every process. Here
+    a jit function in a cell counts by its module, name and cells; a source edit anywhere in
+    the core changes the cache folder (``cache_dir``) anyway.
+    """
+
+    def _index_key(self, sig, codegen):
+        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+        cells = hashlib.sha256(repr(closure_data(self._py_func)).encode()).hexdigest()
+        return (sig, codegen.magic_tuple(), (code, cells))
+
+
+def _njit(fn, options):
+    dispatcher = numba.njit(**options)(fn)
+    if options["cache"]:
+        dispatcher._cache = _ClosureCache(dispatcher.py_func)
+    return dispatcher
+
+
 def jit(fn=None, **options):
     """``numba.njit`` with the project's fixed options (cache on, GIL released).
 
@@ -55,8 +99,28 @@ def jit(fn=None, **options):
     options.setdefault("nogil", True)
     options.setdefault("error_model", "numpy")
     if fn is None:
-        return lambda f: numba.njit(**options)(f)
-    return numba.njit(**options)(fn)
+        return lambda f: _njit(f, options)
+    return _njit(fn, options)
+
+
+class _CompileListener(event.Listener):
+    def __init__(self, on_start, on_end):
+        self.on_start_cb, self.on_end_cb = on_start, on_end
+
+    def on_start(self, ev):
+        self.on_start_cb()
+
+    def on_end(self, ev):
+        self.on_end_cb()
+
+
+@contextlib.contextmanager
+def compiles_watched(on_start, on_end):
+    """Call ``on_start()`` and ``on_end()`` as numba starts and ends compiling a function
+    (nested: a kernel's compile holds those of the functions it calls) inside the block.
+    A kernel loaded from the cache is no compile: numba signals only cache misses."""
+    with event.install_listener("numba:compile", _CompileListener(on_start, on_end)):
+        yield
 
 
 _I1_FALSE = ir.Constant(ir.IntType(1), 0)

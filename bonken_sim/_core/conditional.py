@@ -10,7 +10,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import U0, U1
-from .playout import play_dealt, playout_scratch
+from .playout import PLAY_DEALT, per_level, playout_scratch, tier_level
 from .rng import GOLDEN, deal_state, mix64, scale_draw
 
 # Separates the conditional streams from the unconditional ones of the same seed.
@@ -77,7 +77,42 @@ def conditional_hands(key, hand, seat, deal_start, hands_out):
             hands_out[i, p] = dealt[p]
 
 
-@jit
+def _make_conditional_batch(level):
+    """``conditional_batch`` built for the play builds of ``level``."""
+    play_dealt = PLAY_DEALT[level]
+
+    @jit
+    def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, table,
+                          scores_out):  # fmt: skip
+        base = np.empty(39, np.int64)
+        unknown_cards(hand, base)
+        rest = np.empty(39, np.int64)  # the unknown cards, shuffled
+        dealt = np.empty(4, np.uint64)  # the deal's hands
+        ckey = conditional_key(key, hand, seat)
+        deal = (ckey, hand, seat, deal_start, dealer)
+        conditional_rows(deal, variants, strat, table, scores_out, base, rest, dealt,
+                         playout_scratch())  # fmt: skip
+
+    @jit(_nrt=False)  # allocates nothing: see _jit.jit
+    def conditional_rows(deal, variants, strat, table, scores_out, base, rest, dealt, scratch):
+        ckey, hand, seat, deal_start, dealer = deal
+        scores = scratch[2]
+        for i in range(scores_out.shape[0]):
+            ds = deal_state(ckey, deal_start + i)
+            for c in range(39):  # a slice copy would need the NRT this loop runs without
+                rest[c] = base[c]
+            deal_conditional_into(ds, hand, seat, rest, dealt)
+            for j in range(variants.shape[0]):
+                play_dealt(table, variants[j], dealt, ds, dealer, strat, scratch)
+                for p in range(4):
+                    scores_out[i, j, p] = scores[p]
+
+    return conditional_batch
+
+
+_BUILDS = per_level(_make_conditional_batch)
+
+
 def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, table, scores_out):
     """Conditional deals ``deal_start + i``, each played in every variant of ``variants``.
 
@@ -85,27 +120,6 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
     variant ``v`` is ``play_state(deal state, v)``, as for unconditional deals. No doubles:
     advise compares raw scores.
     """
-    base = np.empty(39, np.int64)
-    unknown_cards(hand, base)
-    rest = np.empty(39, np.int64)  # the unknown cards, shuffled
-    dealt = np.empty(4, np.uint64)  # the deal's hands
-    ckey = conditional_key(key, hand, seat)
-    deal = (ckey, hand, seat, deal_start, dealer)
-    _conditional_rows(
-        deal, variants, strat, table, scores_out, base, rest, dealt, playout_scratch()
+    _BUILDS[tier_level(strat)](
+        key, hand, seat, deal_start, dealer, variants, strat, table, scores_out
     )
-
-
-@jit(_nrt=False)  # allocates nothing: see _jit.jit
-def _conditional_rows(deal, variants, strat, table, scores_out, base, rest, dealt, scratch):
-    ckey, hand, seat, deal_start, dealer = deal
-    scores = scratch[2]
-    for i in range(scores_out.shape[0]):
-        ds = deal_state(ckey, deal_start + i)
-        for c in range(39):  # a slice copy would need the NRT this loop runs without
-            rest[c] = base[c]
-        deal_conditional_into(ds, hand, seat, rest, dealt)
-        for j in range(variants.shape[0]):
-            play_dealt(table, variants[j], dealt, ds, dealer, strat, scratch)
-            for p in range(4):
-                scores_out[i, j, p] = scores[p]

@@ -16,7 +16,7 @@ import numpy as np
 from ._jit import jit
 from .deal import deal_into
 from .ids import ACES_AND_TWOS, N_NEGATIVE, N_TRUMP_OPTIONS, N_VARIANTS, STRAT_ADVANCED
-from .playout import play_dealt, playout_scratch
+from .playout import PLAY_DEALT, per_level, playout_scratch, tier_level
 from .rng import GOLDEN, deal_state, mix64, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 from .seat_value import seat_value, seat_values, value_tables
@@ -182,6 +182,29 @@ def contract_options(fixed_order, k, neg_free, may_trump_now, turns_left):
 
 
 @jit(_nrt=False)
+def pick_contract(ds, k, hand, fitted_choice, fixed_order, restricted, free, models, relv, cvals):
+    """The contract the chooser holding ``hand`` picks for deal ``k`` (state ``ds``), -1 if
+    nothing is legal. ``free``: (negatives still open, trump options still open, may he
+    still choose troeven); ``models``: (mean, tau, value tables). A fitted choice leaves the
+    chooser's expected score per variant in ``cvals`` (his doubling reads it)."""
+    neg_free, trump_free, may_trump_now = free
+    mean, tau, vt = models
+    turns_left = (DEALS_PER_GAME - 1 - k) // 4 + 1  # his turns: this deal and every fourth
+    mask, may_trump, must_trump = contract_options(
+        fixed_order, k, neg_free, may_trump_now, turns_left
+    )
+    if restricted and not must_trump:
+        mask = without_domino(mask, hand, may_trump, trump_free)
+    if fitted_choice:
+        seat_values(hand, 2, vt, cvals)
+        for u in range(N_VARIANTS):
+            relv[u] = cvals[u] - mean[u, 2]
+        return choose_fitted(relv, mask, trump_free, may_trump, must_trump, turns_left, tau)
+    cs = mix64(ds ^ _CHOICE_SALT)
+    return choose_random(cs, mask, trump_free, may_trump, must_trump)[0]
+
+
+@jit(_nrt=False)
 def deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models, work):
     """The doubling pass of a deal in variant ``v`` (bits as ``doubling_pass``): every seat
     with a fitted policy weighs its hand (the chooser's value is known from his choice)."""
@@ -200,7 +223,108 @@ def deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models
     return doubling_pass(v, dealer, dpol, own_ev, mean, bonus, theta, total, chooser_starts)
 
 
-@jit
+def _make_play_games(level):
+    """``play_games`` built for the play builds of ``level``."""
+    play_dealt = PLAY_DEALT[level]
+
+    @jit
+    def play_games(key, game_start, card_strat, choice_pol, double_pol, fixed_order, doubling_on,
+                   table, coef, mean, bonus, tau, theta, out_variant, out_dbl, out_raw, out_final,
+                   out_totals):  # fmt: skip
+        policies = (card_strat, choice_pol, double_pol, fixed_order, doubling_on)
+        models = (mean, bonus, tau, theta, value_tables(coef))
+        outs = (out_variant, out_dbl, out_raw, out_final, out_totals)
+        work = (
+            np.empty(52, np.int64),  # deck
+            np.empty(4, np.uint64),  # dealt
+            np.empty(N_VARIANTS),  # relv
+            np.empty(N_VARIANTS),  # cvals
+            np.zeros(4),  # own_ev
+            np.zeros(4, np.bool_),  # had_trump
+            np.zeros(4, np.int64),  # totals
+            np.empty(4, np.int64),  # strat
+            np.empty(4, np.int64),  # pol
+            np.empty(4, np.int64),  # dpol: pol, less the seats a Domino restriction keeps out
+        )
+        return play_game_rows(
+            key, game_start, policies, table, models, outs, work, playout_scratch()
+        )
+
+    @jit(_nrt=False)  # allocates nothing: see _jit.jit
+    def play_game_rows(key, game_start, policies, table, models, outs, work, scratch):
+        card_strat, choice_pol, double_pol, fixed_order, doubling_on = policies
+        mean, bonus, tau, theta, vt = models
+        out_variant, out_dbl, out_raw, out_final, out_totals = outs
+        deck, dealt, relv, cvals, own_ev, had_trump, totals, strat, pol, dpol = work
+        scores, stake = scratch[2], scratch[6]  # stake: directions doubled per seat pair
+        restricted = domino_restricted(table)
+        chooser_starts = table[0, F_CHOOSER_STARTS] != 0
+        for i in range(out_totals.shape[0]):
+            g = game_start + i
+            d0 = g & 3  # the first dealer rotates across games: no seat is favoured
+            neg_free = (1 << N_NEGATIVE) - 1
+            trump_free = (1 << N_TRUMP_OPTIONS) - 1
+            game_total = 0
+            any_advanced = False
+            for p in range(4):
+                had_trump[p] = False
+                totals[p] = 0
+                strat[p] = card_strat[i, p]
+                pol[p] = double_pol[i, p]
+                any_advanced |= strat[p] >= STRAT_ADVANCED  # expert seats search advanced play
+            for k in range(DEALS_PER_GAME):
+                dealer = (d0 + k) & 3
+                chooser = (dealer + 2) & 3
+                ds = deal_state(key, np.int64(DEALS_PER_GAME) * g + k)
+                deal_into(ds, deck, dealt)
+                fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
+                free = (neg_free, trump_free, not had_trump[chooser])
+                v = pick_contract(ds, k, dealt[chooser], fitted_choice, fixed_order, restricted,
+                                  free, (mean, tau, vt), relv, cvals)  # fmt: skip
+                if v < 0:
+                    return ERR_NO_CONTRACT
+                if v < N_NEGATIVE:
+                    neg_free &= ~(1 << v)
+                else:
+                    trump_free &= ~(1 << (v - N_NEGATIVE))
+                    had_trump[chooser] = True
+                out_variant[i, k] = v
+                game_total += table[v, F_TOTAL]
+                bits = 0
+                if doubling_on:
+                    deal_models = (mean, bonus, tau, theta, vt, np.float64(table[v, F_TOTAL]),
+                                   chooser_starts)  # fmt: skip
+                    bits = deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals,
+                                        deal_models, (own_ev, dpol))  # fmt: skip
+                if any_advanced:  # only advanced play reads the stakes
+                    for p in range(4):
+                        for q in range(4):
+                            stake[p, q] = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
+                play_dealt(table, v, dealt, ds, dealer, strat, scratch)
+                for p in range(4):
+                    final = scores[p]
+                    if bits:
+                        for q in range(4):
+                            m = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
+                            final += m * (scores[p] - scores[q])
+                    out_raw[i, k, p] = scores[p]
+                    out_final[i, k, p] = final
+                    totals[p] += final
+                out_dbl[i, k] = bits
+            # Settlement moves points between players only, so the game sums to the contracts'
+            # own totals: exactly 0 under RULES.md, whatever a house ruleset makes it otherwise.
+            if totals[0] + totals[1] + totals[2] + totals[3] != game_total:
+                return ERR_NOT_ZERO
+            for p in range(4):
+                out_totals[i, p] = totals[p]
+        return ERR_NONE
+
+    return play_games
+
+
+_BUILDS = per_level(_make_play_games)
+
+
 def play_games(
     key,
     game_start,
@@ -227,101 +351,7 @@ def play_games(
     out_dbl (n, 11) int16 with bit 4·d + t set when seat d doubled seat t; out_raw (n, 11, 4) int16;
     out_final (n, 11, 4) int16; out_totals (n, 4) int32.
     """
-    policies = (card_strat, choice_pol, double_pol, fixed_order, doubling_on)
-    models = (mean, bonus, tau, theta, value_tables(coef))
-    outs = (out_variant, out_dbl, out_raw, out_final, out_totals)
-    work = (
-        np.empty(52, np.int64),  # deck
-        np.empty(4, np.uint64),  # dealt
-        np.empty(N_VARIANTS),  # relv
-        np.empty(N_VARIANTS),  # cvals
-        np.zeros(4),  # own_ev
-        np.zeros(4, np.bool_),  # had_trump
-        np.zeros(4, np.int64),  # totals
-        np.empty(4, np.int64),  # strat
-        np.empty(4, np.int64),  # pol
-        np.empty(4, np.int64),  # dpol: pol, less the seats a Domino restriction keeps out
-    )
-    return _play_game_rows(key, game_start, policies, table, models, outs, work, playout_scratch())
-
-
-@jit(_nrt=False)  # allocates nothing: see _jit.jit
-def _play_game_rows(key, game_start, policies, table, models, outs, work, scratch):
-    card_strat, choice_pol, double_pol, fixed_order, doubling_on = policies
-    mean, bonus, tau, theta, vt = models
-    out_variant, out_dbl, out_raw, out_final, out_totals = outs
-    deck, dealt, relv, cvals, own_ev, had_trump, totals, strat, pol, dpol = work
-    scores, stake = scratch[2], scratch[6]  # stake: directions doubled per seat pair
-    restricted = domino_restricted(table)
-    chooser_starts = table[0, F_CHOOSER_STARTS] != 0
-    for i in range(out_totals.shape[0]):
-        g = game_start + i
-        d0 = g & 3  # the first dealer rotates across games: no seat is favoured
-        neg_free = (1 << N_NEGATIVE) - 1
-        trump_free = (1 << N_TRUMP_OPTIONS) - 1
-        game_total = 0
-        any_advanced = False
-        for p in range(4):
-            had_trump[p] = False
-            totals[p] = 0
-            strat[p] = card_strat[i, p]
-            pol[p] = double_pol[i, p]
-            any_advanced |= strat[p] >= STRAT_ADVANCED  # expert seats search advanced play
-        for k in range(DEALS_PER_GAME):
-            dealer = (d0 + k) & 3
-            chooser = (dealer + 2) & 3
-            ds = deal_state(key, np.int64(DEALS_PER_GAME) * g + k)
-            deal_into(ds, deck, dealt)
-            # his turns are this deal and every fourth after it
-            turns_left = (DEALS_PER_GAME - 1 - k) // 4 + 1
-            fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
-            mask, may_trump, must_trump = contract_options(
-                fixed_order, k, neg_free, not had_trump[chooser], turns_left
-            )
-            if restricted and not must_trump:
-                mask = without_domino(mask, dealt[chooser], may_trump, trump_free)
-            if fitted_choice:
-                seat_values(dealt[chooser], 2, vt, cvals)
-                for u in range(N_VARIANTS):
-                    relv[u] = cvals[u] - mean[u, 2]
-                v = choose_fitted(relv, mask, trump_free, may_trump, must_trump, turns_left, tau)
-            else:
-                cs = mix64(ds ^ _CHOICE_SALT)
-                v, cs = choose_random(cs, mask, trump_free, may_trump, must_trump)
-            if v < 0:
-                return ERR_NO_CONTRACT
-            if v < N_NEGATIVE:
-                neg_free &= ~(1 << v)
-            else:
-                trump_free &= ~(1 << (v - N_NEGATIVE))
-                had_trump[chooser] = True
-            out_variant[i, k] = v
-            game_total += table[v, F_TOTAL]
-            bits = 0
-            if doubling_on:
-                deal_models = (mean, bonus, tau, theta, vt, np.float64(table[v, F_TOTAL]),
-                               chooser_starts)  # fmt: skip
-                bits = deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals,
-                                    deal_models, (own_ev, dpol))  # fmt: skip
-            if any_advanced:  # only advanced play reads the stakes
-                for p in range(4):
-                    for q in range(4):
-                        stake[p, q] = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
-            play_dealt(table, v, dealt, ds, dealer, strat, scratch)
-            for p in range(4):
-                final = scores[p]
-                if bits:
-                    for q in range(4):
-                        m = ((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1)
-                        final += m * (scores[p] - scores[q])
-                out_raw[i, k, p] = scores[p]
-                out_final[i, k, p] = final
-                totals[p] += final
-            out_dbl[i, k] = bits
-        # Settlement moves points between players only, so the game sums to the contracts'
-        # own totals: exactly 0 under RULES.md, whatever a house ruleset makes it otherwise.
-        if totals[0] + totals[1] + totals[2] + totals[3] != game_total:
-            return ERR_NOT_ZERO
-        for p in range(4):
-            out_totals[i, p] = totals[p]
-    return ERR_NONE
+    return _BUILDS[tier_level(card_strat)](
+        key, game_start, card_strat, choice_pol, double_pol, fixed_order, doubling_on, table,
+        coef, mean, bonus, tau, theta, out_variant, out_dbl, out_raw, out_final, out_totals,
+    )  # fmt: skip

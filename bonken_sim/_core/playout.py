@@ -1,5 +1,5 @@
 """One deal of one contract variant, played: the entry point every batch, trace,
-conditional and game kernel calls (``play_staked``).
+conditional and game kernel calls (``play_staked``, or ``play_dealt`` on a dealt deal).
 
 One dispatcher serves every variant: the contract is a run-time row of the ruleset table,
 which measured as fast as a compiled copy per contract and compiles far quicker; the row's
@@ -7,6 +7,10 @@ kind and the seats' strategies choose one build of the trick loop (``play_tricks
 Domino loop (``play_domino``). A deal without an advanced seat runs the builds that carry
 none of the advanced tier's code or state; only a deal with an expert seat runs the expert
 builds (their search: ``expert``).
+
+The dispatcher and every kernel that calls it come in one build per tier level (``LEVELS``):
+a command compiles only the builds of the seats it plays (``tier_level``), so a run of
+basic seats never compiles the advanced or expert loops.
 
 ``stake[p, q]`` is the number of directions doubled between seats p and q (0, 1 or 2;
 RULES.md §5): all zero outside full games; only advanced seats weigh it.
@@ -41,49 +45,87 @@ from .play_tricks import (
 from .rng import fill_draws, play_state
 from .ruleset import F_CONTRACT, F_KIND
 
+# The tier levels of the play builds, lowest first: a kernel built for a level carries the
+# play loops of that level and every one below it, and no other. A deal's level is the
+# highest of its seats' (``tier_level``). numba compiles a function with every function
+# it calls, so one dispatcher holding every loop made a run of basic seats compile the
+# advanced and expert loops too (and the expert's search and solver), loops it never plays.
+LEVEL_BASIC = 0  # random and basic seats
+LEVEL_ADVANCED = 1  # and advanced seats
+LEVEL_EXPERT = 2  # and expert seats (their search: ``expert``)
+LEVELS = (LEVEL_BASIC, LEVEL_ADVANCED, LEVEL_EXPERT)
+LEVEL_NAMES = ("basic", "advanced", "expert")
 
-@jit(_nrt=False)
-def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake, xw):
-    """Play one deal of one variant (``hands`` is consumed); returns the trace length.
 
-    ``s`` is the play stream's state; ``rnd`` is scratch for its draws (52 entries: at most
-    one draw per card laid). ``trace`` receives every card (and Domino pass) unless empty.
-    ``xw`` is an expert seat's workspace (``expert.expert_workspace``).
-    """
-    n_adv = 0
-    n_random = 0
-    n_expert = 0
-    for p in range(4):
-        n_adv += strat[p] == STRAT_ADVANCED
-        n_random += strat[p] == STRAT_RANDOM
-        n_expert += (strat[p] & TIER_MASK) == STRAT_EXPERT
-    if n_random > 0:
-        fill_draws(s, rnd)
-    xs = (s, xw)
-    if row[F_KIND] == KIND_DOMINO:
+def tier_level(strat):
+    """The level of the builds that play seats of strategy codes ``strat`` (any shape):
+    Python, for the entry points that pick a build."""
+    codes = np.asarray(strat, np.int64)
+    if np.any((codes & TIER_MASK) == STRAT_EXPERT):
+        return LEVEL_EXPERT
+    if np.any(codes == STRAT_ADVANCED):
+        return LEVEL_ADVANCED
+    return LEVEL_BASIC
+
+
+def _make_play_staked(level):
+    """The dispatcher of the builds of ``level``: ``advanced`` and ``expert`` are constants
+    of the build, so numba prunes the branches of the levels above it before typing them
+    and never compiles their loops."""
+    advanced = level >= LEVEL_ADVANCED
+    expert = level >= LEVEL_EXPERT
+
+    @jit(_nrt=False)
+    def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake,
+                    xw):  # fmt: skip
+        """Play one deal of one variant (``hands`` is consumed); returns the trace length.
+
+        ``s`` is the play stream's state; ``rnd`` is scratch for its draws (52 entries: at
+        most one draw per card laid). ``trace`` receives every card (and Domino pass) unless
+        empty. ``xw`` is an expert seat's workspace (``expert.expert_workspace``).
+        """
+        n_adv = 0
+        n_random = 0
+        n_expert = 0
         for p in range(4):
-            tricks[p] = 0
-        if n_expert > 0:
-            return exp_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
-        if n_adv > 0:
-            return adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
-        return play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
-    for p in range(4):
-        out_order[p] = -1
-    args = (row, hands, dealer, strat, rnd, scores, tricks, trace, stake, xs)
-    if n_expert > 0:
+            n_adv += strat[p] == STRAT_ADVANCED
+            n_random += strat[p] == STRAT_RANDOM
+            n_expert += (strat[p] & TIER_MASK) == STRAT_EXPERT
+        if n_random > 0:
+            fill_draws(s, rnd)
+        xs = (s, xw)
+        if row[F_KIND] == KIND_DOMINO:
+            for p in range(4):
+                tricks[p] = 0
+            if expert and n_expert > 0:
+                return exp_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
+            if advanced and n_adv > 0:
+                return adv_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
+            return play_domino(row, hands, dealer, strat, rnd, scores, out_order, trace, xs)
+        for p in range(4):
+            out_order[p] = -1
+        args = (row, hands, dealer, strat, rnd, scores, tricks, trace, stake, xs)
+        if expert and n_expert > 0:
+            if row[F_KIND] == KIND_TROEVEN:
+                return exp_tricks_troeven(*args)
+            if row[F_CONTRACT] == LAATSTE_SLAG:
+                return exp_tricks_laatste(*args)
+            return exp_tricks_negative(*args)
+        if n_random == 4:
+            return tricks_random(*args)
+        if advanced and n_adv > 0:
+            if row[F_KIND] == KIND_TROEVEN:
+                return adv_tricks_troeven(*args)
+            if row[F_CONTRACT] == LAATSTE_SLAG:
+                return adv_tricks_laatste(*args)
+            return adv_tricks_negative(*args)
         if row[F_KIND] == KIND_TROEVEN:
-            return exp_tricks_troeven(*args)
+            return tricks_troeven(*args)
         if row[F_CONTRACT] == LAATSTE_SLAG:
-            return exp_tricks_laatste(*args)
-        return exp_tricks_negative(*args)
-    if n_random == 4:
-        return tricks_random(*args)
-    if row[F_KIND] == KIND_TROEVEN:
-        return adv_tricks_troeven(*args) if n_adv > 0 else tricks_troeven(*args)
-    if row[F_CONTRACT] == LAATSTE_SLAG:
-        return adv_tricks_laatste(*args) if n_adv > 0 else tricks_laatste(*args)
-    return adv_tricks_negative(*args) if n_adv > 0 else tricks_negative(*args)
+            return tricks_laatste(*args)
+        return tricks_negative(*args)
+
+    return play_staked
 
 
 @jit
@@ -104,26 +146,37 @@ def playout_scratch():
     )
 
 
-@jit(inline="always")
-def play_dealt(table, v, dealt, ds, dealer, strat, scratch):
-    """Play variant ``v`` of the deal with state ``ds`` whose hands are ``dealt`` (copied:
-    play consumes its hands), in the ``playout_scratch`` arrays; the scores, tricks and
-    finishing order land there. The play stream is ``play_state(ds, v)`` wherever a deal
-    comes from, so a deal's play never depends on the kernel that plays it."""
-    hands, rnd, scores, tricks, order, no_trace, stake, xw = scratch
-    for p in range(4):
-        hands[p] = dealt[p]
-    return play_staked(
-        table[v],
-        hands,
-        dealer,
-        strat,
-        play_state(ds, v),
-        rnd,
-        scores,
-        tricks,
-        order,
-        no_trace,
-        stake,
-        xw,
-    )
+def _make_play_dealt(play_staked):
+    """``play_dealt`` over the dispatcher ``play_staked`` of one level."""
+
+    @jit(inline="always")
+    def play_dealt(table, v, dealt, ds, dealer, strat, scratch):
+        """Play variant ``v`` of the deal with state ``ds`` whose hands are ``dealt`` (copied:
+        play consumes its hands), in the ``playout_scratch`` arrays; the scores, tricks and
+        finishing order land there. The play stream is ``play_state(ds, v)`` wherever a deal
+        comes from, so a deal's play never depends on the kernel that plays it."""
+        hands, rnd, scores, tricks, order, no_trace, stake, xw = scratch
+        for p in range(4):
+            hands[p] = dealt[p]
+        return play_staked(table[v], hands, dealer, strat, play_state(ds, v), rnd, scores,
+                           tricks, order, no_trace, stake, xw)  # fmt: skip
+
+    return play_dealt
+
+
+# One build per level: PLAY_STAKED[level] and PLAY_DEALT[level]. A kernel that plays deals
+# comes in one build per level as well (``per_level``), picked in Python from its seats.
+PLAY_STAKED = tuple(_make_play_staked(level) for level in LEVELS)
+PLAY_DEALT = tuple(_make_play_dealt(play) for play in PLAY_STAKED)
+
+
+def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake, xw):
+    """``PLAY_STAKED``'s build for the seats ``strat``, called from Python (the kernels call
+    their level's build directly)."""
+    play = PLAY_STAKED[tier_level(strat)]
+    return play(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake, xw)
+
+
+def per_level(make):
+    """``make(level)`` for every level: a kernel's builds, indexed by level."""
+    return tuple(make(level) for level in LEVELS)

@@ -20,6 +20,8 @@ from bonken_sim.cli.common import (
     echo_lines,
     expert_options,
     expert_strategies,
+    ladder_needs,
+    plays,
     ruleset_options,
     run_with_progress,
     strategies_option,
@@ -96,7 +98,7 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
         cfg = make_config(**advise_options)
     except AdviseError as exc:
         raise UserError(str(exc)) from None
-    compile_first()
+    compile_first(plays("advise", cfg.strategies))
     doc = run_with_progress(lambda bar: run_advise(cfg, progress=bar), errors=ReferenceError)
     if as_json:
         click.echo(json.dumps(doc, indent=1))
@@ -144,7 +146,7 @@ def ladder(deals, seed, threads, out, force, as_json, expert_deals, expert_sampl
         if out == Path("results/ladder.json"):
             call_or_fail(out.parent.mkdir, exist_ok=True)
         check_out_file(out, force)  # before the work, not after it
-    compile_first()
+    compile_first(*ladder_needs(expert_deals > 0))
     result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert)
     doc = to_json(result)
     if saving:

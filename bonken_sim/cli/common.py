@@ -257,27 +257,92 @@ def executor_description(spec, threads: int) -> str:
 
 # --- long calls ---------------------------------------------------------------------------
 
-COMPILING = "compiling kernels once (about a minute; `bonken-sim warmup` does this ahead)"
+_PARTS = {
+    "deals": "deals",
+    "trace": "traced deals",
+    "advise": "advise",
+    "games": "games",
+    "staked": "staked deals",
+    "replay": "replay",
+    "bench": "the bench yardstick",
+    "solve": "the solver",
+}
 
 
-def compile_first(show: bool = True) -> None:
-    """On a cold kernel cache (the first command after install, or after the engine
-    changed) compile every kernel now, saying so on stderr when ``show`` (with a count on a
-    terminal), rather than sit silent in the first call. The command's own timing then
-    starts after the compile: its deals/s and games/s are the play's."""
-    from bonken_sim.engine.warmup import is_warm, warmup
+def _describe(need: tuple[str, str]) -> str:
+    part, level = need
+    return _PARTS[part] + (f" ({level})" if level else "")
 
-    if is_warm():
+
+def compiling_notice(needs: Iterable[tuple[str, str]]) -> str:
+    """What the first compile of a command says, at once, on stderr (no ``needs``: every
+    kernel)."""
+    what = ", ".join(_describe(n) for n in needs) or "every command"
+    return (
+        f"bonken-sim: compiling the kernels for {what} once, cached for next time "
+        "(`bonken-sim warmup` compiles them all ahead) ..."
+    )
+
+
+REPLAY = ("replay", "")  # the replay kernel: no seats played
+SOLVE = ("solve", "")  # the open-hand solver
+
+
+def plays(part: str, strategies: Any) -> tuple[str, str]:
+    """The kernels of ``part`` (``deals``, ``trace``, ``advise``) for these seats' tiers."""
+    from bonken_sim.engine.warmup import level_of
+
+    return part, level_of(strategies)
+
+
+def plays_games(profiles: Iterable[str]) -> tuple[str, str]:
+    """The kernels of full games among these profiles."""
+    from bonken_sim.engine.warmup import games_level
+
+    return "games", games_level(profiles)
+
+
+def ladder_needs(expert: bool) -> list[tuple[str, str]]:
+    """The ladder's kernels: its card-play rungs' deals (random and basic, basic and
+    advanced, and with ``expert`` the expert's), its doubling rungs' staked deals."""
+    levels = ("basic", "advanced", "expert") if expert else ("basic", "advanced")
+    return [*(("deals", level) for level in levels), ("staked", "advanced")]
+
+
+def compile_first(*needs: tuple[str, str], show: bool = True) -> None:
+    """Compile the kernels a command uses (``needs``: its parts of ``engine.warmup``; none:
+    every kernel) before its own work: the first command after install or after the engine
+    changed compiles them, only those, and later commands find them cached. The moment
+    numba starts compiling, say so on stderr when ``show`` (on a terminal, redrawn in
+    place: which part, how many numba functions are compiled); a warm cache says nothing.
+    The command's own timing then starts after the compile: its deals/s and games/s are the
+    play's."""
+    from bonken_sim.engine.warmup import ALL, missing, warm
+
+    todo = missing(needs or ALL)
+    if not todo:
         return
-    if show:
-        click.echo(f"bonken-sim: {COMPILING} ...", err=True)
     line = StageLine("bonken-sim") if show and sys.stderr.isatty() else None
+    said = False
+
+    def progress(done: int, total: int, need: tuple[str, str], compiles: Any) -> None:
+        nonlocal said
+        if not show or compiles.started == 0:
+            return
+        if not said:
+            click.echo(compiling_notice(todo if needs else ()), err=True)
+            said = True
+        if line is not None:
+            n = compiles.finished
+            step = f"{min(done + 1, total)}/{total} {_describe(need)}"
+            line(f"compiling kernels {step}, {n} function{'s' if n != 1 else ''} done", 0, 0)
+
     try:
-        seconds = warmup(None if line is None else lambda k, n: line("compiling kernels", k, n))
+        seconds = warm(todo, progress)
     finally:
         if line is not None:
             line.clear()
-    if show:
+    if said:
         click.echo(
             f"bonken-sim: kernels compiled in {seconds:.0f} s, cached for next time", err=True
         )

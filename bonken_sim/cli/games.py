@@ -19,6 +19,7 @@ from bonken_sim.cli.common import (
     executor_options,
     given_rules,
     order_doubling_options,
+    plays_games,
     ruleset_options,
     run_with_progress,
 )
@@ -79,7 +80,7 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
         cfg = make_game_config(**game_options, ruleset=rules, resume=resume, force=force)
     except GameRunError as exc:
         raise UserError(str(exc)) from None
-    compile_first(show=not quiet)
+    compile_first(plays_games(cfg.players), show=not quiet)
     if not quiet and not as_json:
         click.echo(
             f"bonken-sim game: {cfg.games:,} games, seed {cfg.seed}"
@@ -154,7 +155,7 @@ def tournament(
         raise UserError(f"--order must be free or fixed, got {order!r}")
     if doubling not in ("on", "off"):
         raise UserError(f"--doubling must be on or off, got {doubling!r}")
-    compile_first()
+    compile_first(plays_games(names))
     result = call_or_fail(
         run_tournament,
         games,

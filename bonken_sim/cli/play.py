@@ -9,6 +9,7 @@ import click
 
 from bonken_sim.cli.common import (
     FORCE_HELP,
+    REPLAY,
     UserError,
     call_or_fail,
     check_out_file,
@@ -17,6 +18,7 @@ from bonken_sim.cli.common import (
     echo_lines,
     expert_options,
     expert_strategies,
+    plays,
     resolve_rules,
     ruleset_options,
     run_seed_option,
@@ -61,7 +63,7 @@ def play(
         raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
     rules = resolve_rules(ruleset, rules_file)
     variant = call_or_fail(make_variant, contract, trump, ruleset=rules)
-    compile_first()
+    compile_first(plays("trace", strategies))
     p = call_or_fail(play_deal, seed, deal_i, variant, strategies, dealer, ruleset=rules)
     if as_json:
         click.echo(json.dumps(p.record()))
@@ -187,7 +189,7 @@ def trace(
         raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")
     if str(out) != "-":
         check_out_file(out, force)
-    compile_first()
+    compile_first(plays("trace", strats))
 
     def records():
         for d in range(deals):
@@ -213,7 +215,7 @@ def replay(files, quiet):
     A record with "scores" must replay to exactly those scores. A file that is not UTF-8
     JSON lines, or holds no record, is an error (exit 2).
     """
-    compile_first()
+    compile_first(REPLAY)
     n_ok = n_bad = 0
     for path in files:
         ok, bad = _replay_file(path, quiet)

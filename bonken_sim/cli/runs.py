@@ -18,6 +18,7 @@ from bonken_sim.cli.common import (
     executor_options,
     expert_options,
     expert_strategies,
+    plays,
     run_with_progress,
 )
 from bonken_sim.rules.presets import RULESET_HELP
@@ -158,7 +159,7 @@ def run_cmd(as_json, quiet, expert_samples, expert_exact, **run_options):
             cfg = dataclasses.replace(cfg, out=default_out(cfg.seed))
     except (RunError, ValueError) as exc:
         raise UserError(str(exc)) from None
-    compile_first(show=not quiet)
+    compile_first(plays("deals", cfg.strategies), show=not quiet)
 
     def started(cfg, done):
         if quiet:

@@ -7,8 +7,10 @@ import json
 import click
 
 from bonken_sim.cli.common import (
+    SOLVE,
     UserError,
     call_or_fail,
+    compile_first,
     count_option,
     resolve_rules,
     ruleset_options,
@@ -141,6 +143,7 @@ def solve(
     rules = resolve_rules(ruleset, rules_file)
     variant = call_or_fail(trick_variant, contract, trump, rules)
     masks, first = _position(hands, seed, deal, dealer, leader)
+    compile_first(SOLVE)
     results = _solve_seats(_seats(seat, first), masks, variant, first, rules, table_bits, max_nodes)
     if as_json:
         docs = [r.record() for r in results]

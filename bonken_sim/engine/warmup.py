@@ -1,7 +1,14 @@
-"""Compile every kernel into numba's on-disk cache, so later runs start warm.
+"""Compile kernels into numba's on-disk cache, all of them (``warmup``) or only those one
+command uses (``warm``), so later runs start warm.
 
-A complete warmup leaves a marker in the cache folder, which is keyed on the core's sources:
-``is_warm()`` is then true until the engine changes (or the cache is removed).
+The kernels come in *parts*: the kernels one kind of command calls (a run's deals, a traced
+deal, advise's conditional deals, full games, the ladder's staked deals; replay, bench's
+yardstick and the solver, which play no seats). A part that plays deals comes in one build
+per tier *level* (``LEVELS``: the highest tier among the seats; ``_core.playout``), and
+compiling one level does not compile the others: a run of basic seats never compiles the
+advanced or expert play loops. A part compiled here leaves a marker in the cache folder,
+which is keyed on the core's sources: ``is_warm`` is then true until the engine changes (or
+the cache is removed).
 """
 
 from __future__ import annotations
@@ -9,94 +16,205 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from bonken_sim import _core
-from bonken_sim._core._jit import cache_dir
+from bonken_sim._core._jit import cache_dir, compiles_watched
+from bonken_sim._core.playout import LEVEL_NAMES, tier_level
 
-STEPS = 8  # the kernel groups warmup compiles, for its progress
+LEVELS = LEVEL_NAMES  # basic (random and basic seats), advanced, expert
+PLAYING = ("deals", "trace", "advise", "games", "staked")  # the parts built per level
+OTHERS = ("replay", "bench", "solve")  # the parts that play no seats
+Need = tuple[str, str]  # (part, level): level "" for the parts that play no seats
+# (parts done, parts in all, the part compiling, numba's compiles so far)
+Progress = Callable[[int, int, Need, "Compiles"], None]
+ALL: tuple[Need, ...] = (
+    *((part, level) for level in LEVELS for part in PLAYING),
+    *((part, "") for part in OTHERS),
+)
+STEPS = len(ALL)  # the steps of a complete warmup, for its progress
+
+# Per level, seats that reach it (the kernels' strategy codes) and game profiles that do.
+_SEATS = {"basic": (0, 1, 0, 1), "advanced": (2, 1, 0, 2), "expert": (3, 2, 1, 0)}
+_PROFILES = {
+    "basic": ["basic", "random", "basic", "random"],
+    "advanced": ["advanced", "basic", "basic", "basic"],
+    "expert": ["expert", "advanced", "basic", "random"],
+}
 
 
-def _marker() -> Path:
-    """The file a complete warmup leaves in the cache. numba caches a copy of the core per
+def level_of(strategies: str | Sequence[str | int]) -> str:
+    """The level of the builds that play these seats: strategies as the commands take them
+    (``basic``, ``advanced,basic,basic,basic``, ``expert:8:2``) or their kernel codes."""
+    from bonken_sim.engine.play import parse_strategies, strategy_array
+
+    return LEVELS[tier_level(strategy_array(parse_strategies(strategies)))]
+
+
+def games_level(profiles: Iterable[str]) -> str:
+    """The level of full games among these profiles (every game seats each of them)."""
+    from bonken_sim.engine.games import PROFILES
+
+    return LEVELS[tier_level([PROFILES[name].card for name in profiles])]
+
+
+def _marker(need: Need) -> Path:
+    """The file compiling ``need`` leaves in the cache. numba caches a copy of the core per
     folder it is installed in (one per checkout), so the marker names the folder too."""
     core = str(Path(_core.__file__).resolve().parent)
-    return cache_dir() / f"warmup-complete-{hashlib.sha1(core.encode()).hexdigest()[:16]}"
+    folder = hashlib.sha1(core.encode()).hexdigest()[:16]
+    part, level = need
+    return cache_dir() / f"warm-{part}{'-' + level if level else ''}-{folder}"
 
 
-def is_warm() -> bool:
-    """Whether a complete warmup has filled this engine's kernel cache."""
-    return _marker().is_file()
+def missing(needs: Iterable[Need] = ALL) -> list[Need]:
+    """The parts of ``needs`` not compiled yet (in order, each once)."""
+    return [n for n in dict.fromkeys(needs) if not _marker(n).is_file()]
 
 
-def warmup(progress: Callable[[int, int], None] | None = None) -> float:
-    """Compile (or load from cache) every kernel by calling it once; returns the seconds taken.
-    ``progress(done, STEPS)`` is called before each group of kernels and at the end."""
-    t0 = time.perf_counter()
-    step = iter(range(STEPS + 1))
+def is_warm(needs: Iterable[Need] = ALL) -> bool:
+    """Whether the kernel cache holds the parts ``needs`` (by default: every kernel)."""
+    return not missing(needs)
 
-    def tick() -> None:
-        if progress is not None:
-            progress(next(step), STEPS)
 
-    tick()
-    from bonken_sim._core import kernels as K
+def _deals(level: str) -> None:
     from bonken_sim._core.ids import N_VARIANTS
+    from bonken_sim._core.ruleset import standard_table
+    from bonken_sim.engine.deals import play_deal_columns
+
+    play_deal_columns(0, 0, 2, 0, tuple(range(N_VARIANTS)), _SEATS[level], standard_table())
+
+
+def _trace(level: str) -> None:
+    from bonken_sim._core import kernels as K
     from bonken_sim._core.rng import seed_key
     from bonken_sim._core.ruleset import standard_table
 
     table = standard_table()
-    key = seed_key(0)
-    strat = np.array([0, 1, 0, 1], dtype=np.int64)
-    # A run's deals with random and basic seats, then with an advanced seat and with an
-    # expert seat (their own builds of the play loops), with the run's features and columns.
-    from bonken_sim.engine.deals import play_deal_columns
-
-    for tiers in ((0, 1, 0, 1), (2, 1, 0, 2), (3, 2, 1, 0)):
-        play_deal_columns(0, 0, 2, 0, tuple(range(N_VARIANTS)), tiers, table)
-        tick()
     hands = np.zeros(4, np.uint64)
-    four = [np.zeros(4, np.int64) for _ in range(3)]
+    scores, tricks, order = (np.zeros(4, np.int64) for _ in range(3))
     trace = np.zeros(K.TRACE_LEN, np.int64)
-    for v in (0, 6):
-        n_tr = K.trace_deal(key, 0, 0, v, strat, table, hands, *four, trace)
-        seats = np.zeros(n_tr, np.int64)
-        results = np.zeros((13, 3), np.int64)
-        K.replay(table[v], hands.copy(), 0, trace[:n_tr].copy(), four[0], four[1], seats, results)
-    K.deal_hands(key, 0, hands)
-    tick()
-    # advise: the conditional dealer, its deals played, and the unconditional reference deals
+    strat = np.array(_SEATS[level], np.int64)
+    for v in (0, 6):  # a trick contract and Domino
+        K.trace_deal(seed_key(0), 0, 0, v, strat, table, hands, scores, tricks, order, trace)
+
+
+def _replay(_level: str) -> None:
+    from bonken_sim._core import kernels as K
+    from bonken_sim._core.rng import seed_key
+    from bonken_sim._core.ruleset import standard_table
+
+    hands = np.zeros(4, np.uint64)
+    K.deal_hands(seed_key(0), 0, hands)
+    plays = np.zeros(1, np.int64)  # a verdict on any plays compiles the kernel
+    seats, results = np.zeros(1, np.int64), np.zeros((13, 3), np.int64)
+    K.replay(standard_table()[0], hands, 0, plays, np.zeros(4, np.int64),
+             np.zeros(4, np.int64), seats, results)  # fmt: skip
+
+
+def _advise(level: str) -> None:
+    from bonken_sim._core.ruleset import standard_table
     from bonken_sim.engine.conditional import deal_scores, warm_conditional_dealer
 
-    one, seats = np.zeros(1, np.int64), np.ones(4, np.int64)
+    one, seats = np.zeros(1, np.int64), np.array(_SEATS[level], np.int64)
+    table = standard_table()
     deal_scores(0, 0, 1, 0, one, seats, table, hand=(1 << 13) - 1, seat=2)
     deal_scores(0, 0, 1, 0, one, seats, table)
     warm_conditional_dealer()
-    tick()
-    from bonken_sim.engine.games import play_games  # full games: choice, doubling, settlement
 
-    play_games(2, 0, np.arange(4), ["basic", "random", "basic", "random"], threads=1)
-    tick()
-    from bonken_sim._core.staked import staked_batch  # the ladder's stake-aware doubling rung
 
-    staked_batch(
-        key,
-        np.zeros(1, np.int64),
-        0,
-        np.ones(1, np.int64),
-        np.full(4, 2, np.int64),
-        table,
-        np.ones((1, 4, 4), np.int64),
-        np.zeros((1, 4), np.int64),
-    )
-    from bonken_sim.bench.yardstick import baseline_playouts  # bench's yardstick
+def _games(level: str) -> None:
+    from bonken_sim.engine.games import play_games
 
-    tick()
-    baseline_playouts(key, 0, 1)
-    tick()
-    with contextlib.suppress(OSError):  # an unwritable cache: numba cannot cache either
-        _marker().touch()
+    play_games(2, 0, np.arange(4), _PROFILES[level], threads=1)
+
+
+def _staked(level: str) -> None:
+    from bonken_sim._core.rng import seed_key
+    from bonken_sim._core.ruleset import standard_table
+    from bonken_sim._core.staked import staked_batch
+
+    deals, variants, strat = np.zeros(1, np.int64), np.ones(1, np.int64), _SEATS[level]
+    stakes, scores = np.ones((1, 4, 4), np.int64), np.zeros((1, 4), np.int64)
+    staked_batch(seed_key(0), deals, 0, variants, np.array(strat, np.int64), standard_table(),
+                 stakes, scores)  # fmt: skip
+
+
+def _bench(_level: str) -> None:
+    from bonken_sim._core.rng import seed_key
+    from bonken_sim.bench.yardstick import baseline_playouts
+
+    baseline_playouts(seed_key(0), 0, 1)
+
+
+def _solve(_level: str) -> None:
+    from bonken_sim.engine.solve import solve
+
+    solve("AS / KS / QS / JS", "troeven", "S", leader=0, seat=0, table_bits=10)
+
+
+_COMPILE: dict[str, Callable[[str], None]] = {
+    "deals": _deals,
+    "trace": _trace,
+    "replay": _replay,
+    "advise": _advise,
+    "games": _games,
+    "staked": _staked,
+    "bench": _bench,
+    "solve": _solve,
+}
+
+
+@dataclass
+class Compiles:
+    """numba's compiles so far (each function a kernel calls is one; loads from the cache are
+    none), for a progress display."""
+
+    started: int = 0
+    finished: int = 0
+
+
+def _compile(needs: Sequence[Need], progress: Progress | None) -> float:
+    t0 = time.perf_counter()
+    seen = Compiles()
+    part: list[Need] = []  # the part compiling now, for the events
+    total = len(needs)
+
+    def started() -> None:
+        seen.started += 1
+        if progress is not None:
+            progress(len(part) - 1, total, part[-1], seen)
+
+    def finished() -> None:
+        seen.finished += 1
+        if progress is not None:
+            progress(len(part) - 1, total, part[-1], seen)
+
+    with compiles_watched(started, finished):
+        for need in needs:
+            part.append(need)
+            if progress is not None:
+                progress(len(part) - 1, total, need, seen)
+            _COMPILE[need[0]](need[1])
+            with contextlib.suppress(OSError):  # an unwritable cache: numba cannot cache either
+                _marker(need).touch()
+    if progress is not None and needs:
+        progress(total, total, needs[-1], seen)
     return time.perf_counter() - t0
+
+
+def warm(needs: Iterable[Need], progress: Progress | None = None) -> float:
+    """Compile the kernels of ``needs`` not compiled yet, each part by calling it once;
+    returns the seconds taken. ``progress(done, total, need, compiles)`` is called before
+    each part (``need``: the part about to compile), as numba starts and ends compiling each
+    function, and at the end (``need``: the last one)."""
+    return _compile(missing(needs), progress)
+
+
+def warmup(progress: Progress | None = None) -> float:
+    """Compile (or load from the cache) every kernel, as ``warm`` (``STEPS`` parts)."""
+    return _compile(ALL, progress)

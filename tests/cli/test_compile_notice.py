@@ -1,20 +1,19 @@
-"""First contact: on a cold kernel cache a command says at once that it compiles the kernels
-(once, with a count on a terminal, pointing at `bonken-sim warmup`) instead of sitting
-silent, and its games/s are measured after the compile."""
+"""First contact: on a cold kernel cache a command compiles the kernels it uses, only those,
+and says so at once (on a terminal with a count) instead of sitting silent; a warm cache
+says nothing, and its games/s are measured after the compile."""
 
 from __future__ import annotations
 
 import io
 import re
+from types import SimpleNamespace
 
 import pytest
 
 from bonken_sim.cli import main
+from bonken_sim.cli.common import compiling_notice
 from bonken_sim.engine import warmup as warmup_module
 
-STEPS = warmup_module.STEPS
-
-NOTICE = "bonken-sim: compiling kernels once (about a minute; `bonken-sim warmup` does this ahead)"
 DONE = "bonken-sim: kernels compiled in 42 s, cached for next time"
 
 
@@ -23,20 +22,33 @@ class _Terminal(io.StringIO):
         return True
 
 
-@pytest.fixture
-def cold_cache(monkeypatch):
-    """A cache without the kernels: the (warm) compile is recorded, not timed."""
-    calls: list[str] = []
+def _fake_warm(calls: list, compiles: bool):
+    """A compile of the parts asked for, recorded, not made: numba's compile events (two
+    functions per part) when ``compiles``, none when the kernels load from the cache."""
 
-    def compile_all(progress=None):
-        for k in range(warmup_module.STEPS + 1):
-            if progress is not None:
-                progress(k, warmup_module.STEPS)
-        calls.append("warmup")
+    def warm(needs, progress=None):
+        needs = list(needs)
+        calls.append(needs)
+        seen = SimpleNamespace(started=0, finished=0)
+        for k, need in enumerate(needs):
+            progress(k, len(needs), need, seen)
+            for _ in range(2 if compiles else 0):
+                seen.started += 1
+                progress(k, len(needs), need, seen)
+                seen.finished += 1
+                progress(k, len(needs), need, seen)
+        progress(len(needs), len(needs), needs[-1], seen)
         return 42.0
 
-    monkeypatch.setattr(warmup_module, "is_warm", lambda: False)
-    monkeypatch.setattr(warmup_module, "warmup", compile_all)
+    return warm
+
+
+@pytest.fixture
+def cold_cache(monkeypatch):
+    """A cache without the kernels: the parts each command compiles are recorded."""
+    calls: list[list[tuple[str, str]]] = []
+    monkeypatch.setattr(warmup_module, "missing", lambda needs=warmup_module.ALL: list(needs))
+    monkeypatch.setattr(warmup_module, "warm", _fake_warm(calls, compiles=True))
     return calls
 
 
@@ -47,65 +59,130 @@ def test_a_cold_cache_is_announced_before_the_work(cold_cache, tmp_path, capsys)
     assert main([*GAME, "--out", str(tmp_path / "g")]) == 0
     out, err = capsys.readouterr()
     lines = err.splitlines()
-    assert lines[:2] == [f"{NOTICE} ...", DONE]
+    assert lines[:2] == [compiling_notice([("games", "basic")]), DONE]
+    assert lines[0].startswith("bonken-sim: compiling the kernels for games (basic) once")
     assert lines[2].startswith("bonken-sim game: 40 games")
-    assert cold_cache == ["warmup"]
+    assert cold_cache == [[("games", "basic")]]
     assert re.fullmatch(r"40 games played into .* in \d+\.\d s, [\d,]+ games/s\n", out)
 
 
-def test_on_a_terminal_the_compile_counts_its_steps(cold_cache, tmp_path, monkeypatch):
+def test_on_a_terminal_the_compile_counts_parts_and_functions(cold_cache, tmp_path, monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    assert main([*GAME, "--out", str(tmp_path / "g"), "--json"]) == 0
+    args = ["ladder", "--deals", "50", "--expert-deals", "0", "--out", "-", "--json"]
+    assert main(args) == 0
     text = terminal.getvalue()
-    assert text.startswith(f"{NOTICE} ...\n")
-    assert f"\rbonken-sim: compiling kernels 3/{STEPS}\033[K" in text
-    assert f"\rbonken-sim: compiling kernels {STEPS}/{STEPS}\033[K" in text
+    needs = [("deals", "basic"), ("deals", "advanced"), ("staked", "advanced")]
+    assert cold_cache == [needs]
+    assert text.startswith(compiling_notice(needs) + "\n")
+    assert "\rbonken-sim: compiling kernels 1/3 deals (basic), 0 functions done\033[K" in text
+    assert "\rbonken-sim: compiling kernels 1/3 deals (basic), 1 function done\033[K" in text
+    assert "\rbonken-sim: compiling kernels 3/3 staked deals (advanced), 6 functions done" in text
     assert f"\r\033[K{DONE}\n" in text
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "needs"),
     [
-        ["run", "--deals", "100", "--seed", "1", "--threads", "1"],
-        [*GAME],
-        ["advise", "--hand", "AS KS QS JS TS 9S 8S 7S AH KH QH JH TH", "--deals", "1000"],
-        ["tournament", "--games", "24", "--profiles", "basic,random", "--threads", "1"],
-        ["ladder", "--deals", "50", "--out", "-"],
-        ["trace", "--deals", "1", "--seed", "1", "--out", "-"],
-        ["play", "--seed", "1", "--contract", "bukken"],
+        (["run", "--deals", "100", "--seed", "1", "--threads", "1"], [("deals", "basic")]),
+        (
+            ["run", "--deals", "100", "--strategies", "advanced,basic,random,basic"],
+            [("deals", "advanced")],
+        ),
+        ([*GAME], [("games", "basic")]),
+        (
+            ["game", "--games", "1", "--threads", "1", "--players", "basic,expert,basic,basic"],
+            [("games", "expert")],
+        ),
+        (
+            ["advise", "--hand", "AS KS QS JS TS 9S 8S 7S AH KH QH JH TH", "--deals", "1000"],
+            [("advise", "basic")],
+        ),
+        (
+            ["tournament", "--games", "24", "--profiles", "basic,advanced", "--threads", "1"],
+            [("games", "advanced")],
+        ),
+        (
+            ["ladder", "--deals", "50", "--expert-deals", "2", "--expert-samples", "2"],
+            [
+                ("deals", "basic"),
+                ("deals", "advanced"),
+                ("deals", "expert"),
+                ("staked", "advanced"),
+            ],
+        ),
+        (["trace", "--deals", "1", "--seed", "1", "--out", "-"], [("trace", "basic")]),
+        (
+            ["play", "--seed", "1", "--contract", "bukken", "--strategies", "expert:2"],
+            [("trace", "expert")],
+        ),
+        (
+            [
+                "solve",
+                "--contract",
+                "troeven",
+                "--trump",
+                "S",
+                "--hands",
+                "AS/KS/QS/JS",
+                "--leader",
+                "0",
+            ],
+            [("solve", "")],
+        ),
     ],
-    ids=lambda a: a[0],
+    ids=lambda a: a[0] if isinstance(a[0], str) else None,
 )
-def test_every_command_that_plays_compiles_first(cold_cache, tmp_path, capsys, args):
-    if args[0] in ("run", "game"):
+def test_every_command_compiles_what_it_plays(cold_cache, tmp_path, capsys, args, needs):
+    if args[0] in ("run", "game", "ladder") and "--out" not in args:
         args = [*args, "--out", str(tmp_path / "out")]
     assert main(args) == 0
     err = capsys.readouterr().err
-    assert err.startswith(f"{NOTICE} ...\n") and cold_cache == ["warmup"]
+    assert cold_cache == [needs]
+    assert err.startswith(compiling_notice(needs) + "\n")
+
+
+def test_replay_compiles_only_the_replay_kernel(cold_cache, tmp_path, capsys):
+    trace = tmp_path / "t.jsonl"
+    assert (
+        main(["trace", "--deals", "1", "--seed", "1", "--contracts", "bukken", "--out", str(trace)])
+        == 0
+    )
+    assert main(["replay", "--quiet", str(trace)]) == 0
+    assert cold_cache[-1] == [("replay", "")]
+    assert compiling_notice([("replay", "")]) in capsys.readouterr().err
 
 
 def test_quiet_runs_compile_without_a_word(cold_cache, tmp_path, capsys):
     assert main([*GAME, "--out", str(tmp_path / "g"), "--quiet"]) == 0
-    assert capsys.readouterr() == ("", "") and cold_cache == ["warmup"]
+    assert capsys.readouterr() == ("", "") and cold_cache == [[("games", "basic")]]
 
 
 def test_a_bad_option_is_refused_before_the_compile(cold_cache, capsys):
     assert main(["game", "--games", "0"]) == 2
-    assert NOTICE not in capsys.readouterr().err and cold_cache == []
+    assert "compiling" not in capsys.readouterr().err and cold_cache == []
 
 
-def test_warm_once_a_warmup_is_complete(tmp_path, monkeypatch):
-    """The marker is per engine version (the cache folder) and per installed copy."""
-    monkeypatch.setenv("BONKEN_SIM_CACHE_DIR", str(tmp_path))
-    from bonken_sim._core._jit import cache_dir
+def test_a_warm_cache_says_nothing(monkeypatch, tmp_path, capsys):
+    """Parts compiled before (their markers) are not compiled again; parts whose kernels
+    numba loads from its cache (no compile events) are not announced."""
+    calls: list = []
+    monkeypatch.setattr(warmup_module, "warm", _fake_warm(calls, compiles=False))
+    monkeypatch.setattr(warmup_module, "missing", lambda needs=warmup_module.ALL: [])
+    assert main([*GAME, "--out", str(tmp_path / "a")]) == 0
+    assert calls == [] and "compiling" not in capsys.readouterr().err
+    monkeypatch.setattr(warmup_module, "missing", lambda needs=warmup_module.ALL: list(needs))
+    assert main([*GAME, "--out", str(tmp_path / "b")]) == 0
+    assert calls == [[("games", "basic")]] and "compiling" not in capsys.readouterr().err
 
-    cache_dir().mkdir(parents=True)  # numba makes it when it caches the first kernel
-    assert not warmup_module.is_warm()
-    steps: list[tuple[int, int]] = []
-    warmup_module.warmup(lambda k, n: steps.append((k, n)))
-    assert steps == [(k, warmup_module.STEPS) for k in range(warmup_module.STEPS + 1)]
-    assert warmup_module.is_warm()
+
+def test_bench_and_warmup_compile_every_kernel(cold_cache, monkeypatch, capsys):
+    from bonken_sim.cli.common import compile_first
+
+    compile_first()
+    assert cold_cache == [list(warmup_module.ALL)]
+    assert capsys.readouterr().err.startswith(compiling_notice(()) + "\n")
+    assert compiling_notice(()).startswith("bonken-sim: compiling the kernels for every command")
 
 
 def test_a_stage_line_never_wraps(monkeypatch):
