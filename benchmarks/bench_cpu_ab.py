@@ -11,15 +11,19 @@ compare two versions of the core, run this script alternately from two source tr
       done
     done
 
-Each run prints one JSON line: playouts per CPU second (median of 7 repeats) of Domino alone
-and of all 12 variants per deal, every seat random, basic or advanced, standard rules. The ids
-are literals, not ``bonken_sim._core.ids``: the script must run on trees from before it.
+Each run prints one JSON line: playouts per CPU second (median of 7 repeats) of each variant
+family alone (the five negative contracts, laatste slag, Domino, the five troeven variants)
+and of all 12 variants per deal, every seat random, basic or advanced, standard rules. The
+tiers to measure may be named as arguments (``bench_cpu_ab.py basic``); by default all three.
+To measure another tree than the installed one, point ``PYTHONPATH`` at it. The ids are
+literals, not ``bonken_sim._core.ids``: the script must run on trees from before it.
 """
 
 from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -29,6 +33,15 @@ from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
 
 REPEATS = 7
+TIERS = {"random": 0, "basic": 1, "advanced": 2}
+# (name, variant ids, deals per repeat): each set about a quarter to half a second of play
+VARIANT_SETS = (
+    ("negative", [0, 1, 2, 3, 4], 40_000),
+    ("laatste", [5], 150_000),
+    ("domino", [6], 100_000),
+    ("troeven", [7, 8, 9, 10, 11], 40_000),
+    ("all12", list(range(12)), 20_000),
+)
 
 
 def _alloc(n: int, nv: int):
@@ -40,13 +53,18 @@ def _alloc(n: int, nv: int):
     )
 
 
-def main() -> None:
+def main(tiers: list[str]) -> None:
+    unknown = [t for t in tiers if t not in TIERS]
+    if unknown:
+        print(f"unknown tier {unknown[0]!r}: choose from {', '.join(TIERS)}", file=sys.stderr)
+        sys.exit(2)
     table = standard_table()
     key = seed_key(12345)
     out = {}
-    for name, variants, n in (("domino", [6], 100_000), ("all12", list(range(12)), 20_000)):
+    for name, variants, n in VARIANT_SETS:
         v = np.array(variants, np.int64)
-        for sname, s in (("random", 0), ("basic", 1), ("advanced", 2)):
+        for sname in tiers or list(TIERS):
+            s = TIERS[sname]
             strat = np.full(4, s, np.int64)
             bufs = _alloc(n, len(v))
             K.simulate_batch(key, 0, 0, v, strat, table, *_alloc(100, len(v)))  # compile/load
@@ -60,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
