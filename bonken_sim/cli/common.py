@@ -289,10 +289,11 @@ SOLVE = ("solve", "")  # the open-hand solver
 
 
 def plays(part: str, strategies: Any) -> tuple[str, str]:
-    """The kernels of ``part`` (``deals``, ``trace``, ``advise``) for these seats' tiers."""
+    """The kernels of ``part`` (``deals``, ``trace``, ``advise``) for these seats' tiers
+    (strategies as the user gave them: a bad one is the user's error, found here first)."""
     from bonken_sim.engine.warmup import level_of
 
-    return part, level_of(strategies)
+    return part, call_or_fail(level_of, strategies)
 
 
 def plays_games(profiles: Iterable[str]) -> tuple[str, str]:
