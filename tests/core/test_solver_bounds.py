@@ -39,6 +39,20 @@ def _exact(hands, vid, leader, seat, rs_name) -> int:
     return R.solve(hands, contract, _trump(trump), leader, seat, rules)[0]
 
 
+def _bounded_position(rng, i, vid, rs_name):
+    """A random ending of 2-4 cards a seat for variant ``vid``, a random leader and seat, and
+    its bounds, checked to hold the exact value: (masks, cards in play, context, bounds)."""
+    hands = _ending(rng, 2 + i % 3)
+    leader, seat = rng.randrange(4), rng.randrange(4)
+    ctx = _context(vid, rs_name, seat)
+    m = _masks(hands)
+    rem = m[0] | m[1] | m[2] | m[3]
+    lo, hi = B.position_bounds(m, rem, leader, ctx)
+    v = _exact(hands, vid, leader, seat, rs_name)
+    assert lo <= v <= hi, (rs_name, vid, _text(hands), leader, seat, lo, hi, v)
+    return m, rem, ctx, lo, hi
+
+
 @pytest.mark.parametrize("rs_name", ["standard", "strict"])
 def test_position_bounds_hold_in_negative_contracts(rs_name):
     """2-4 cards a seat, every negative trick contract, leader and seat: the value lies in
@@ -46,15 +60,8 @@ def test_position_bounds_hold_in_negative_contracts(rs_name):
     rng = random.Random(f"bounds-{rs_name}")
     decided = tight = 0
     for i in range(600):
-        hands = _ending(rng, 2 + i % 3)
         vid = NEGATIVE_TRICK_VARIANTS[i % 6]
-        leader, seat = rng.randrange(4), rng.randrange(4)
-        ctx = _context(vid, rs_name, seat)
-        m = _masks(hands)
-        rem = m[0] | m[1] | m[2] | m[3]
-        lo, hi = B.position_bounds(m, rem, leader, ctx)
-        v = _exact(hands, vid, leader, seat, rs_name)
-        assert lo <= v <= hi, (rs_name, vid, _text(hands), leader, seat, lo, hi, v)
+        _, rem, ctx, lo, hi = _bounded_position(rng, i, vid, rs_name)
         plain_lo, plain_hi = B.points_bounds(rem, ctx)
         decided += lo == hi and plain_lo < plain_hi  # P ducks every trick
         tight += hi < plain_hi  # P is forced to win a trick
@@ -83,15 +90,7 @@ def test_trick_bounds_hold_in_troeven(rs_name):
     rng = random.Random(f"trick-bounds-{rs_name}")
     raised = lowered = 0
     for i in range(500):
-        hands = _ending(rng, 2 + i % 3)
-        vid = 7 + i % 5
-        leader, seat = rng.randrange(4), rng.randrange(4)
-        ctx = _context(vid, rs_name, seat)
-        m = _masks(hands)
-        rem = m[0] | m[1] | m[2] | m[3]
-        lo, hi = B.position_bounds(m, rem, leader, ctx)
-        v = _exact(hands, vid, leader, seat, rs_name)
-        assert lo <= v <= hi, (rs_name, vid, _text(hands), leader, seat, lo, hi, v)
+        m, rem, ctx, lo, hi = _bounded_position(rng, i, 7 + i % 5, rs_name)
         any_lo, any_hi = B.position_bounds(m, rem, -1, ctx)  # the top trumps alone
         raised += lo > any_lo
         lowered += hi < any_hi
