@@ -12,7 +12,6 @@ from .cards import (
     field,
     hi_card,
     highest,
-    kth_lowest,
     lo_card,
     lowest,
     npop,
@@ -26,7 +25,7 @@ from .ruleset import ACES_HIGH, ACES_LOW
 # --- negative trick contracts ---------------------------------------------------------
 
 
-@jit
+@jit(inline="always")
 def neg_lead(L, out, pen):
     """L4 exit: the low card with the most outstanding cards above it; never a penalty card.
 
@@ -68,63 +67,75 @@ def _pair_table(bits: int) -> np.ndarray:
     return (has @ below.T).astype(np.int8)
 
 
+def _lowest_k_table(bits: int) -> np.ndarray:
+    """LOWK[a, k] = the lowest k set bits of the ``bits``-bit field a (all of them if a has
+    fewer), for k = 0..7."""
+    table = np.zeros((1 << bits, 8), np.uint8)
+    for a in range(1 << bits):
+        ones = [x for x in range(bits) if a >> x & 1]
+        for k in range(8):
+            table[a, k] = sum(1 << x for x in ones[:k])
+    return table
+
+
 _LO_BITS = np.uint64(7)
 _LO7 = np.uint64(0x7F)
 _PAIRS7 = _pair_table(7)  # ranks 2-8
 _PAIRS6 = _pair_table(6)  # ranks 9-A
+_LOWK7 = _lowest_k_table(7)
+_LOWK6 = _lowest_k_table(6)
+_BIT63 = np.uint64(1 << 63)
 
 
-@jit
+@jit(inline="always")
 def danger(hs, outs):
     """turbo-hearts danger of one suit (13-bit fields of my cards and the outstanding ones).
 
     Sum over my kept cards of n_below - n_above = 2 * #(kept, out) pairs with the out card
     below - |kept| * |outs|; the pair count comes from two small tables (low and high ranks)
-    plus |kept high| * |outs low|, so no loop over cards.
+    plus |kept high| * |outs low|, and the kept cards (my lowest min(|mine|, |outs|)) from
+    two more, so no loop over cards and no branch.
     """
-    n = npop(hs)
-    n_out = npop(outs)
-    keep = n - max(0, n - n_out)  # the top max(0, n - n_out) cards are skipped
-    if keep <= 0:
-        return 0
-    kept = hs
-    if keep < n:
-        cut = kth_lowest(hs, keep)  # the lowest skipped card
-        kept = hs & ((U1 << np.uint64(cut)) - U1)
-    k_lo = kept & _LO7
-    k_hi = kept >> _LO_BITS
+    keep = min(npop(hs), npop(outs))  # the top max(0, n - n_out) cards are skipped
+    h_lo = hs & _LO7
+    k1 = min(keep, npop(h_lo))  # kept cards among the low ranks; the rest are high
+    k2 = keep - k1
+    k_lo = np.uint64(_LOWK7[h_lo, np.uint64(k1)])
+    k_hi = np.uint64(_LOWK6[hs >> _LO_BITS, np.uint64(k2)])
     o_lo = outs & _LO7
     o_hi = outs >> _LO_BITS
-    pairs = np.int64(_PAIRS7[k_lo, o_lo]) + np.int64(_PAIRS6[k_hi, o_hi]) + npop(k_hi) * npop(o_lo)
-    return 2 * pairs - keep * n_out
+    pairs = np.int64(_PAIRS7[k_lo, o_lo]) + np.int64(_PAIRS6[k_hi, o_hi]) + k2 * npop(o_lo)
+    return 2 * pairs - keep * npop(outs)
 
 
-@jit
+@jit(inline="always")
 def _discard_key(cls, bonus, s, top_r, gap_ok, po_low, base):
     """Packed discard key of the best card of one class in one suit (-1 if the class is empty):
-    within a class only the highest card can win, since every term grows with rank."""
-    r = highest(cls)
-    sc = bonus + r + base + (15 if r > po_low else 0) + (10 if (r == top_r and gap_ok) else 0)
-    return (sc << 6) | (13 * s + r) if cls != U0 else np.int64(-1)
+    within a class only the highest card can win, since every term grows with rank.
+    Arithmetic, not selects: whether a class is empty, or its card the top one, changes from
+    suit to suit, and LLVM turns such selects into branches."""
+    r = highest(cls | U1)  # the class's highest card (any rank when empty: masked below)
+    sc = bonus + r + base + 15 * np.int64(r > po_low) + 10 * (np.int64(r == top_r) & gap_ok)
+    return ((sc << 6) | (13 * s + r)) | (np.int64(cls != U0) - 1)
 
 
-@jit
+@jit(inline="always")
 def discard_suit_terms(hs, outs, po):
     """The discard score's terms that every card of one suit shares (13-bit fields of my
     cards, the outstanding ones and the outstanding penalty cards): the base (danger and
     singleton), the top rank, whether the top card stands isolated (gap > 5), and the rank
-    of the lowest outstanding penalty card (99: none)."""
+    of the lowest outstanding penalty card (99: none). Selects only: ``hs`` is not empty."""
     d = danger(hs, outs)
     n = npop(hs)
-    base = (3 * d if d > 0 else 0) + (20 if (n == 1 and outs != U0) else 0)
-    top_r = highest(hs)
-    second = highest(hs & ~(U1 << np.uint64(top_r)))
-    gap_ok = n >= 2 and top_r - second > 5
-    po_low = lowest(po) if po != U0 else 99
+    base = 3 * max(d, 0) + 20 * (np.int64(n == 1) & np.int64(outs != U0))
+    top_r = highest(hs | U1)
+    second = highest((hs & ~(U1 << np.uint64(top_r))) | U1)
+    gap_ok = (n >= 2) & (top_r - second > 5)
+    po_low = lowest(po | _BIT63) + 36 * np.int64(po == U0)  # 63 + 36 when none
     return base, top_r, gap_ok, po_low
 
 
-@jit
+@jit(inline="always")
 def neg_discard(H, out, pen, top, a_mask, a_pts, b_mask, b_pts):
     """The card with the largest discard score (docs/ENGINE.md); ties: highest card index."""
     pen_out = pen & out
@@ -185,7 +196,7 @@ def masters(M, out):
     return M & ~smear_down(out)
 
 
-@jit
+@jit(inline="always")
 def laatste_choice(H, L, out, pos, led, wcard):
     if npop(H) > 4:
         if pos == 0:

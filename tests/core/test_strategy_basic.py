@@ -1,11 +1,24 @@
-"""The basic tier's discard danger against its definition in docs/ENGINE.md: the closed form
-(pair tables, no loop over cards) must keep the documented sum, whatever rewrites it."""
+"""The basic tier's discard against its definition in docs/ENGINE.md: the danger's closed form
+(pair tables, no loop over cards) must keep the documented sum, and the packed discard must
+pick the reference's card, whatever rewrites them."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bonken_sim._core import strategy_basic as B
+from bonken_sim._core.ruleset import (
+    F_PEN_MASK,
+    F_PTS_A,
+    F_PTS_A_MASK,
+    F_PTS_B,
+    F_PTS_B_MASK,
+    F_TOP_MASK,
+    standard_table,
+)
+from tests.reference.rules import contract_of, penalty_set
+from tests.reference.strategies import TrickView, discard_negative
 
 
 def _danger_by_definition(hs: int, outs: int) -> int:
@@ -37,3 +50,42 @@ def test_danger_is_the_documented_sum():
     for hs, outs in EDGES + list(_disjoint_fields(7, 5000)):
         got = B.danger(np.uint64(hs), np.uint64(outs))
         assert got == _danger_by_definition(hs, outs), (hex(hs), hex(outs))
+
+
+def _discard_cases(seed: int, n: int):
+    """Random (hand, outstanding) pairs of disjoint 52-card masks, the hand 2-13 cards."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        order = rng.permutation(52)
+        n_hand = int(rng.integers(2, 14))
+        n_out = int(rng.integers(0, 53 - n_hand))
+        yield (
+            sum(1 << int(c) for c in order[:n_hand]),
+            sum(1 << int(c) for c in order[n_hand : n_hand + n_out]),
+        )
+
+
+@pytest.mark.parametrize("variant", range(5))
+def test_discard_is_the_reference_discard(variant):
+    """The packed, branch-free discard picks the card of the reference's score formula."""
+    contract, _ = contract_of(variant)
+    row = standard_table()[variant]
+    masks = [np.uint64(row[f]) for f in (F_PEN_MASK, F_TOP_MASK, F_PTS_A_MASK)]
+    pen, top, a_mask = masks
+    b_mask = np.uint64(row[F_PTS_B_MASK])
+    pen_set = penalty_set(contract)
+    for hand, out in _discard_cases(variant, 1500):
+        hand_set = {c for c in range(52) if hand >> c & 1}
+        view = TrickView(
+            contract=contract,
+            trump_suit=None,
+            seat=0,
+            hand=hand_set,
+            legal=hand_set,
+            played={c for c in range(52) if not (hand | out) >> c & 1},
+            trick=[],
+        )
+        got = B.neg_discard(
+            np.uint64(hand), np.uint64(out), pen, top, a_mask, row[F_PTS_A], b_mask, row[F_PTS_B]
+        )
+        assert got == discard_negative(view, pen_set), (contract, hex(hand), hex(out))
