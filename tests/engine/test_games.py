@@ -280,11 +280,16 @@ def test_multiplicity_counts_the_directions_doubled_between_each_pair():
     for j, (x, y) in enumerate(PAIRS):
         assert np.array_equal(m[..., j], d[..., x, y].astype(np.int8) + d[..., y, x])
     assert m.max() == 2  # some pair doubled both ways in 500 basic games
+    for j, column in enumerate(b.pair_multiplicity()):  # the per-pair columns a run writes
+        assert column.dtype == np.int8 and np.array_equal(column, m[..., j])
 
 
 def test_ranks_share_ties():
     t = np.array([[10, 10, -5, -15], [0, 0, 0, 0], [3, 2, 1, 0]])
     assert ranks(t).tolist() == [[1, 1, 3, 4], [1, 1, 1, 1], [1, 2, 3, 4]]
+    many = np.random.default_rng(4).integers(-3, 4, size=(2000, 4))  # ties of every kind
+    ahead = (many[:, None, :] > many[:, :, None]).sum(axis=2)  # [g, p, q]: q above p
+    assert np.array_equal(ranks(many), 1 + ahead)
 
 
 def test_profiles_parse_and_errors():
