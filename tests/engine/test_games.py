@@ -292,6 +292,19 @@ def test_ranks_share_ties():
     assert np.array_equal(ranks(many), 1 + ahead)
 
 
+def test_the_fitted_choice_takes_the_first_best_legal_variant():
+    from bonken_sim._core.game import best_legal
+
+    relv = np.array([3.0, 5.0, 5.0, -1.0, 9.0, 0.0, 2.0, 7.0, 1.0, 7.0, -2.0, 4.0])
+    assert best_legal(relv, 0b1111111, 0, 7) == 4
+    assert best_legal(relv, 0b0000110, 0, 7) == 1  # a tie goes to the first
+    assert best_legal(relv, 0b1101111, 0, 7) == 1  # the best is not legal
+    assert best_legal(relv, 0b01000, 0, 7) == 3  # the only legal one, however bad
+    assert best_legal(relv, 0, 0, 7) == -1
+    assert best_legal(relv, 0b11111, 7, 12) == 7  # trump options: bit v - 7
+    assert best_legal(relv, 0b11100, 7, 12) == 9
+
+
 def test_profiles_parse_and_errors():
     assert parse_profiles("basic") == ["basic"] * 4
     assert parse_profiles("basic,random,basic,random")[1] == "random"
