@@ -38,16 +38,18 @@ _S32 = np.uint64(32)
 _ACES_TWOS = np.uint64(ACES_AND_TWOS)
 
 # Every kernel here but play_games allocates nothing, so it runs without numba's reference
-# counting (_nrt=False, see _jit.jit): the per-deal calls pass many arrays.
+# counting (_nrt=False, see _jit.jit). The per-deal steps are inlined into the game loop
+# (inline="always", numba's own inlining, before LLVM): as calls, each pushed the dozen arrays
+# it reads onto the stack on every deal, a hundred words for the doubling alone.
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def domino_restricted(table):
     """Does the ruleset let only a seat holding an ace or a 2 choose or double Domino?"""
     return table[DOMINO, F_KIND] == KIND_DOMINO and table[DOMINO, F_DOMINO_NEEDS] != 0
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def without_domino(mask, hand, may_trump, trump_free):
     """The negatives a chooser holding ``hand`` may choose when Domino needs an ace or a 2:
     without Domino unless he holds one, or unless nothing else is open to him."""
@@ -59,19 +61,26 @@ def without_domino(mask, hand, may_trump, trump_free):
     return mask
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
+def best_legal(relv, free, lo, hi):
+    """The variant of ``lo … hi − 1`` with bit ``v − lo`` set in ``free`` and the largest
+    ``relv``, the first of equals; -1 if none. Selects, not branches: which variant wins is
+    unpredictable, and as a chain of compares and jumps the choice took 3% of a basic game."""
+    best = -1
+    top = -np.inf
+    for v in range(lo, hi):
+        x = relv[v]
+        take = ((free >> (v - lo)) & 1 != 0) & ((best < 0) | (x > top))
+        best = v if take else best
+        top = x if take else top
+    return best
+
+
+@jit(_nrt=False, inline="always")
 def choose_fitted(relv, neg_free, trump_free, may_trump, must_trump, turns_left, tau):
     """The relative-value choice (bonken_sim.choice.choose); -1 if nothing is legal."""
-    best_n = -1
-    best_t = -1
-    if not must_trump:
-        for v in range(N_NEGATIVE):
-            if (neg_free >> v) & 1 and (best_n < 0 or relv[v] > relv[best_n]):
-                best_n = v
-    if may_trump:
-        for v in range(N_NEGATIVE, N_VARIANTS):
-            if (trump_free >> (v - N_NEGATIVE)) & 1 and (best_t < 0 or relv[v] > relv[best_t]):
-                best_t = v
+    best_n = -1 if must_trump else best_legal(relv, neg_free, 0, N_NEGATIVE)
+    best_t = best_legal(relv, trump_free, N_NEGATIVE, N_VARIANTS) if may_trump else -1
     if best_n < 0:
         return best_t
     if best_t < 0:
@@ -82,7 +91,7 @@ def choose_fitted(relv, neg_free, trump_free, may_trump, must_trump, turns_left,
     return best_t if relv[best_t] - relv[best_n] > tau[k] else best_n
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def choose_random(s, neg_free, trump_free, may_trump, must_trump):
     """Uniform over the legal contracts (troeven counts once), then a uniform trump option."""
     n_neg = 0
@@ -114,7 +123,7 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
     return -1, s
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_starts):
     """One pass in the order D+3, D, D+1, chooser (bonken_sim.doubling.doubles_from_estimates).
 
@@ -169,7 +178,7 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_sta
     return bits
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def contract_options(fixed_order, k, neg_free, may_trump_now, turns_left):
     """What the chooser of deal ``k`` may choose: (negatives mask, may trump, must trump).
     In a fixed order deal k is the k-th negative, then troeven; else any negative still
@@ -181,7 +190,7 @@ def contract_options(fixed_order, k, neg_free, may_trump_now, turns_left):
     return neg_free, may_trump_now, may_trump_now and turns_left == 1
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def pick_contract(ds, k, hand, fitted_choice, fixed_order, restricted, free, models, relv, cvals):
     """The contract the chooser holding ``hand`` picks for deal ``k`` (state ``ds``), -1 if
     nothing is legal. ``free``: (negatives still open, trump options still open, may he
@@ -204,7 +213,7 @@ def pick_contract(ds, k, hand, fitted_choice, fixed_order, restricted, free, mod
     return choose_random(cs, mask, trump_free, may_trump, must_trump)[0]
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models, work):
     """The doubling pass of a deal in variant ``v`` (bits as ``doubling_pass``): every seat
     with a fitted policy weighs its hand (the chooser's value is known from his choice)."""

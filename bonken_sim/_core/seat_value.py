@@ -11,6 +11,9 @@ is then thirteen table reads plus the suit-length terms: the doubling round eval
 seat on every deal of a game, where building the feature vectors cost more than a fifth of
 a basic game.
 
+The functions a seat's value is read with are inlined into the game loop (numba's
+``inline="always"``): called, each pushed its tables onto the stack on every deal.
+
 The sums run in another order than a dot product over features, so a value may differ from
 ``features @ coef`` in the last bits; the tests bound that, and check that games decide as
 the numpy specification does.
@@ -91,14 +94,14 @@ def value_tables(coef):
     return card, card_v, shape
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def _unguarded(f, r):
     """1 if suit field ``f`` holds rank ``r`` with at most one card below it."""
     under = f & ((U1 << np.uint64(r)) - U1)
     return np.int64((f >> np.uint64(r)) & U1) & np.int64(under & (under - U1) == U0)
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def hand_shape(h):
     """The four suit lengths, the longest, and the numbers of unguarded K, Q and J."""
     f0 = field(h, 0)
@@ -116,7 +119,7 @@ def hand_shape(h):
     return n0, n1, n2, n3, most, uk, uq, uj
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def _shape_value(hs, v, rel, shape):
     """The constant and the terms of the suit lengths and unguarded honours."""
     n0, n1, n2, n3, most, uk, uq, uj = hs
@@ -134,7 +137,7 @@ def _shape_value(hs, v, rel, shape):
     )
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def seat_value(h, v, rel, vt):
     """The fitted expected score in variant ``v`` of hand ``h`` at relation ``rel`` to the
     dealer (0 dealer, 1 leader, 2 chooser, 3 first doubler); ``vt``: ``value_tables``."""
@@ -153,7 +156,7 @@ def seat_value(h, v, rel, vt):
     return _shape_value(hand_shape(h), v, rel, shape) + (a0 + a1)
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, inline="always")
 def seat_values(h, rel, vt, out):
     """``out[v] = seat_value(h, v, rel, ...)`` for all twelve variants at once (the chooser's
     choice weighs them all). Twelve running sums in registers, written once at the end: sums

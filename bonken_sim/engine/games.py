@@ -170,11 +170,16 @@ class GameBatch:
 
     def multiplicity(self) -> np.ndarray:
         """(n, 11, 6) int8: m for each seat pair of ``PAIRS`` (0, 1 or 2 directions), read
-        from the doubling bits directly (a game run writes it for every deal)."""
-        m = np.empty((*self.dbl.shape, len(PAIRS)), np.int8)
-        for j, (a, b) in enumerate(PAIRS):
-            m[..., j] = ((self.dbl >> (4 * a + b)) & 1) + ((self.dbl >> (4 * b + a)) & 1)
-        return m
+        from the doubling bits directly."""
+        return np.stack(self.pair_multiplicity(), axis=-1)
+
+    def pair_multiplicity(self) -> list[np.ndarray]:
+        """``multiplicity()`` as one (n, 11) int8 array per pair of ``PAIRS``: a game run
+        writes one column per pair for every deal, and these need no transposing."""
+        d = self.dbl
+        return [
+            (((d >> (4 * a + b)) & 1) + ((d >> (4 * b + a)) & 1)).astype(np.int8) for a, b in PAIRS
+        ]
 
 
 class GameError(RuntimeError):
@@ -307,4 +312,12 @@ def play_games(
 def ranks(totals: np.ndarray) -> np.ndarray:
     """Rank 1 = highest total; ties share the better place (1 + seats strictly ahead)."""
     t = np.asarray(totals)
-    return 1 + (t[:, None, :] > t[:, :, None]).sum(axis=2)
+    seats = [np.ascontiguousarray(t[:, p]) for p in range(t.shape[1])]
+    out = np.empty(t.shape, np.int64)
+    for p, mine in enumerate(seats):  # one compare per pair of seats: no (n, 4, 4) cube
+        ahead = np.ones(len(t), np.int64)
+        for q, theirs in enumerate(seats):
+            if q != p:
+                ahead += theirs > mine
+        out[:, p] = ahead
+    return out

@@ -58,7 +58,7 @@ def deals_table(b: GameBatch, metadata: dict, rules: dict[str, Any] | None = Non
     n = b.n
     first = ((b.start + np.arange(n, dtype=np.int64)) % 4).astype(np.int8)
     k = np.arange(DEALS_PER_GAME, dtype=np.int8)
-    dealer = ((first[:, None] + k) % 4).reshape(-1)
+    dealer = ((first[:, None] + k) & 3).reshape(-1)  # & 3, not % 4: a third of the time
     v = b.variant.reshape(-1)
     trump = VARIANT_TRUMP[v]
     names = ["game", "deal", "dealer", "chooser", "variant", "contract", "trump", "doubles"]
@@ -66,16 +66,15 @@ def deals_table(b: GameBatch, metadata: dict, rules: dict[str, Any] | None = Non
         pa.array(np.repeat(b.start + np.arange(n, dtype=np.int64), DEALS_PER_GAME)),
         pa.array(np.tile(k, n)),
         pa.array(dealer),
-        pa.array((dealer + 2) % 4),
+        pa.array((dealer + 2) & 3),
         _dict(v, variant_names(ruleset)),
         _dict(VARIANT_CONTRACT[v], contract_names(ruleset)),
         _dict(np.maximum(trump, 0), TRUMPS, mask=trump < 0),
         pa.array(b.dbl.reshape(-1)),
     ]
-    # seat-major copies: one contiguous column per seat and pair
-    m = np.ascontiguousarray(b.multiplicity().reshape(-1, len(PAIRS)).T)
     names += [f"m_{a}{c}" for a, c in PAIRS]
-    columns += [pa.array(m[j]) for j in range(len(PAIRS))]
+    columns += [pa.array(m.reshape(-1)) for m in b.pair_multiplicity()]
+    # seat-major copies: one contiguous column per seat
     for label, scores in (("raw", b.raw), ("final", b.final)):
         by_seat = np.ascontiguousarray(scores.reshape(-1, 4).T)
         names += [f"{label}_{p}" for p in range(4)]

@@ -280,11 +280,29 @@ def test_multiplicity_counts_the_directions_doubled_between_each_pair():
     for j, (x, y) in enumerate(PAIRS):
         assert np.array_equal(m[..., j], d[..., x, y].astype(np.int8) + d[..., y, x])
     assert m.max() == 2  # some pair doubled both ways in 500 basic games
+    for j, column in enumerate(b.pair_multiplicity()):  # the per-pair columns a run writes
+        assert column.dtype == np.int8 and np.array_equal(column, m[..., j])
 
 
 def test_ranks_share_ties():
     t = np.array([[10, 10, -5, -15], [0, 0, 0, 0], [3, 2, 1, 0]])
     assert ranks(t).tolist() == [[1, 1, 3, 4], [1, 1, 1, 1], [1, 2, 3, 4]]
+    many = np.random.default_rng(4).integers(-3, 4, size=(2000, 4))  # ties of every kind
+    ahead = (many[:, None, :] > many[:, :, None]).sum(axis=2)  # [g, p, q]: q above p
+    assert np.array_equal(ranks(many), 1 + ahead)
+
+
+def test_the_fitted_choice_takes_the_first_best_legal_variant():
+    from bonken_sim._core.game import best_legal
+
+    relv = np.array([3.0, 5.0, 5.0, -1.0, 9.0, 0.0, 2.0, 7.0, 1.0, 7.0, -2.0, 4.0])
+    assert best_legal(relv, 0b1111111, 0, 7) == 4
+    assert best_legal(relv, 0b0000110, 0, 7) == 1  # a tie goes to the first
+    assert best_legal(relv, 0b1101111, 0, 7) == 1  # the best is not legal
+    assert best_legal(relv, 0b01000, 0, 7) == 3  # the only legal one, however bad
+    assert best_legal(relv, 0, 0, 7) == -1
+    assert best_legal(relv, 0b11111, 7, 12) == 7  # trump options: bit v - 7
+    assert best_legal(relv, 0b11100, 7, 12) == 9
 
 
 def test_profiles_parse_and_errors():
