@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import clz, ctz, jit
 from .cards import (
     SUIT_MASKS,
     U0,
@@ -319,6 +319,55 @@ def troeven_void(H, out, trump, voids, pos, led, wcard, later):
 @jit(inline="always")
 def domino_choice(H, L, open_rank, aces):
     """Largest (unlock, reach, count, nogift) over the legal cards; ties: lowest card index.
+    Aces high (the standard rule, and the state of the other rule once an ace is laid
+    above its K) reads ranks as places, the rest reads the line of places."""
+    if aces == ACES_HIGH:
+        return domino_choice_high(H, L, open_rank)
+    return domino_choice_places(H, L, open_rank, aces)
+
+
+@jit(inline="always")
+def domino_choice_high(H, L, open_rank):
+    """``domino_choice`` while aces go high: place = rank + 1, so a suit's rank field is its
+    line of places shifted by one and the ace needs no care. 15-20% less CPU per choice than
+    the general line (measured on 50,000 choices of basic play): no line to build, and the
+    reaches without selects (``64 - clz`` is 0 for no card above, the card's own bit stops
+    ``ctz`` below)."""
+    best = np.int64(-1)
+    m = L
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        s = suit_of(c)
+        r = c - 13 * s
+        f = field(H, s)  # c itself at bit r: every mask below leaves it out
+        up = f >> np.uint64(r + 1)  # my cards above c, shifted so bit 0 is rank r + 1
+        down = f & ((U1 << np.uint64(r)) - U1)
+        reach_up = np.int64(64) - np.int64(clz(up))  # highest(up) + 1; 0 for none
+        reach_down = r - np.int64(ctz(down | (U1 << np.uint64(r))))  # 0 for none
+        # The cases as selects, both sides computed side by side (selecting the side first
+        # and counting once measured slower: a longer chain of dependent operations).
+        is_open = r == open_rank
+        is_up = r > open_rank
+        below_bit = np.int64((f >> np.uint64((r - 1) & 63)) & U1)  # r = 0: bit 63, empty
+        up_bit = np.int64(up & U1)
+        n_up = npop(up)
+        n_down = npop(down)
+        beyond_n = (n_up + n_down) if is_open else (n_up if is_up else n_down)
+        reach_side = reach_up if is_up else reach_down
+        reach = max(reach_up, reach_down) if is_open else reach_side
+        gift_up = np.int64(r == 12) | up_bit  # the ace ends the high side
+        gift_down = np.int64(r == 0) | below_bit  # the 2 ends the low side
+        nogift = (up_bit | below_bit) if is_open else (gift_up if is_up else gift_down)
+        unlock = 1 if beyond_n > 0 else 0
+        key = (((unlock << 4 | reach) << 4 | beyond_n) << 1 | nogift) << 6 | (63 - c)
+        best = max(best, key)
+    return 63 - (best & 63)
+
+
+@jit(inline="always")
+def domino_choice_places(H, L, open_rank, aces):
+    """``domino_choice`` under any ace state.
 
     The four criteria are packed into one integer per card, compared once. A suit is read
     as a line of 14 places: bit 0 an ace below the 2, bits 1..12 the 2..K, bit 13 an ace
