@@ -7,7 +7,7 @@ from ._jit import jit
 from .deal import deal_into
 from .expert import expert_workspace
 from .ids import PASS
-from .playout import PLAY_DEALT, PLAY_STAKED, per_level, playout_scratch, tier_level
+from .playout import PLAY_DEALT, PLAY_STAKED, kernel_table, per_level, playout_scratch, tier_level
 from .replay import BAD_PASS, NOT_IN_HAND, NOT_LEGAL, OK, TOO_FEW, TOO_MANY, replay
 from .rng import deal_state, play_state
 
@@ -37,18 +37,10 @@ def deal_hands(key, deal, hands):
 
 
 def _make_batch_kernels(level):
-    """``simulate_batch`` and ``trace_deal`` built for the play builds of ``level``."""
+    """``simulate_rows`` (``simulate_batch``'s loop) and ``trace_deal`` built for the play
+    builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
     play_staked = PLAY_STAKED[level]
-
-    @jit
-    def simulate_batch(key, deal_start, dealer, variants, strat, table, hands_out, scores_out,
-                       tricks_out, order_out):  # fmt: skip
-        outs = (hands_out, scores_out, tricks_out, order_out)
-        deck = np.empty(52, np.int64)
-        dealt = np.empty(4, np.uint64)  # the deal's hands
-        simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt,
-                      playout_scratch())  # fmt: skip
 
     @jit(_nrt=False)  # allocates nothing: see _jit.jit
     def simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt, scratch):
@@ -81,10 +73,10 @@ def _make_batch_kernels(level):
         return play_staked(table[v], hands, dealer, strat, s, rnd, scores, tricks, order, trace,
                            stake, xw)  # fmt: skip
 
-    return simulate_batch, trace_deal
+    return simulate_rows, trace_deal
 
 
-_BUILDS = per_level(_make_batch_kernels)  # [level] = (simulate_batch, trace_deal)
+_BUILDS = per_level(_make_batch_kernels)  # [level] = (simulate_rows, trace_deal)
 
 
 def simulate_batch(
@@ -93,15 +85,21 @@ def simulate_batch(
     """Deals ``deal_start + i`` for every row ``i`` of the outputs, each played in every variant.
 
     hands_out (n, 4) uint64; scores_out (n, nv, 4) int16; tricks_out / order_out (n, nv, 4) int8.
+
+    Its scratch is allocated here, in Python: a compiled function that allocated it and
+    called the loop would be one more compile of every play loop (numba generates each
+    compiled function with the code of every function it calls).
     """
+    outs = (hands_out, scores_out, tricks_out, order_out)
+    deck, dealt = np.empty(52, np.int64), np.empty(4, np.uint64)  # dealt: the deal's hands
     _BUILDS[tier_level(strat)][0](
-        key, deal_start, dealer, variants, strat, table, hands_out, scores_out, tricks_out,
-        order_out,
+        key, deal_start, dealer, variants, strat, kernel_table(table), outs, deck, dealt,
+        playout_scratch(),
     )  # fmt: skip
 
 
 def trace_deal(key, deal, dealer, v, strat, table, hands_out, scores, tricks, order, trace):
     """Play one deal of one variant recording every card (and Domino pass) in ``trace``."""
     return _BUILDS[tier_level(strat)][1](
-        key, deal, dealer, v, strat, table, hands_out, scores, tricks, order, trace
+        key, deal, dealer, v, strat, kernel_table(table), hands_out, scores, tricks, order, trace
     )
