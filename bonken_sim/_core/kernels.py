@@ -37,10 +37,18 @@ def deal_hands(key, deal, hands):
 
 
 def _make_batch_kernels(level):
-    """``simulate_rows`` (``simulate_batch``'s loop) and ``trace_deal`` built for the play
-    builds of ``level``."""
+    """``simulate_batch`` and ``trace_deal`` built for the play builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
     play_staked = PLAY_STAKED[level]
+
+    @jit
+    def simulate_batch(key, deal_start, dealer, variants, strat, table, hands_out, scores_out,
+                       tricks_out, order_out):  # fmt: skip
+        outs = (hands_out, scores_out, tricks_out, order_out)
+        deck = np.empty(52, np.int64)
+        dealt = np.empty(4, np.uint64)  # the deal's hands
+        simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt,
+                      playout_scratch())  # fmt: skip
 
     @jit(_nrt=False)  # allocates nothing: see _jit.jit
     def simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt, scratch):
@@ -73,10 +81,10 @@ def _make_batch_kernels(level):
         return play_staked(table[v], hands, dealer, strat, s, rnd, scores, tricks, order, trace,
                            stake, xw)  # fmt: skip
 
-    return simulate_rows, trace_deal
+    return simulate_batch, trace_deal
 
 
-_BUILDS = per_level(_make_batch_kernels)  # [level] = (simulate_rows, trace_deal)
+_BUILDS = per_level(_make_batch_kernels)  # [level] = (simulate_batch, trace_deal)
 
 
 def simulate_batch(
@@ -86,15 +94,14 @@ def simulate_batch(
 
     hands_out (n, 4) uint64; scores_out (n, nv, 4) int16; tricks_out / order_out (n, nv, 4) int8.
 
-    Its scratch is allocated here, in Python: a compiled function that allocated it and
-    called the loop would be one more compile of every play loop (numba generates each
-    compiled function with the code of every function it calls).
+    The compiled wrapper that allocates the scratch is one more compile of every play loop
+    (numba generates each compiled function with the code of all it calls), but calling the
+    loop from Python instead measured about 6% fewer playouts per CPU-second on all twelve
+    variants (basic seats, five alternated runs), so the wrapper stays.
     """
-    outs = (hands_out, scores_out, tricks_out, order_out)
-    deck, dealt = np.empty(52, np.int64), np.empty(4, np.uint64)  # dealt: the deal's hands
     _BUILDS[tier_level(strat)][0](
-        key, deal_start, dealer, variants, strat, kernel_table(table), outs, deck, dealt,
-        playout_scratch(),
+        key, deal_start, dealer, variants, strat, kernel_table(table), hands_out, scores_out,
+        tricks_out, order_out,
     )  # fmt: skip
 
 

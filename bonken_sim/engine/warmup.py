@@ -199,6 +199,14 @@ compile_loops(int(sys.argv[2]), [int(k) for k in sys.argv[3:]])
 """
 
 
+def cores() -> int:
+    """The cores this process may run on (all of the machine's where that is not known)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform (macOS)
+        return os.cpu_count() or 1
+
+
 def _loops_in_two(level: int) -> None:
     """Compile the play loops ``level``'s builds add (``_core.playout.LOOPS``) in two
     processes at once, if two cores are there: numba compiles one function at a time, and
@@ -208,7 +216,7 @@ def _loops_in_two(level: int) -> None:
     from bonken_sim._core.playout import compile_loops, loops_to_compile
 
     todo = loops_to_compile(level)
-    if len(todo) < 2 or len(os.sched_getaffinity(0)) < 2:
+    if len(todo) < 2 or cores() < 2:
         return
     half = (len(todo) + 1) // 2  # the first half: the loops numba types first
     package = str(Path(_core.__file__).resolve().parent.parent.parent)
