@@ -17,7 +17,7 @@ import numba
 from llvmlite import ir
 from numba import types
 from numba.core import event
-from numba.core.caching import FunctionCache
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
@@ -72,10 +72,46 @@ class _ClosureCache(FunctionCache):
     the core changes the cache folder (``cache_dir``) anyway.
     """
 
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        files = self._cache_file
+        self._cache_file = _EntryFiles(
+            files._cache_path, files._index_name[: -len(".nbi")], files._source_stamp
+        )
+
     def _index_key(self, sig, codegen):
         code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
         cells = hashlib.sha256(repr(closure_data(self._py_func)).encode()).hexdigest()
         return (sig, codegen.magic_tuple(), (code, cells))
+
+
+class _EntryFiles(IndexDataCacheFile):
+    """numba's index and data files of one function's cache, each entry's data file named by
+    its key. numba numbers a new entry's file after the entries the index lists, so two
+    processes adding different builds of one function at once (``engine.warmup`` compiles
+    in two) could both write file 1, and the index would name the other build's code. Named
+    by key, each build has its own file; and an entry whose index update the other process
+    overwrote is still found, by its name (the cache folder is keyed on the core's sources,
+    so a file there never holds stale code)."""
+
+    def _entry_name(self, key):
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        return f"{self._index_name[: -len('.nbi')]}.{digest}.nbc"
+
+    def save(self, key, data):
+        name = self._entry_name(key)
+        self._save_data(name, data)  # the data first: an index never names a missing file
+        overloads = self._load_index()
+        if overloads.get(key) != name:
+            overloads[key] = name
+            self._save_index(overloads)
+
+    def load(self, key):
+        data = super().load(key)
+        if data is None:
+            with contextlib.suppress(OSError):
+                data = self._load_data(self._entry_name(key))
+        return data
 
 
 def _njit(fn, options):
@@ -83,6 +119,19 @@ def _njit(fn, options):
     if options["cache"]:
         dispatcher._cache = _ClosureCache(dispatcher.py_func)
     return dispatcher
+
+
+def cached(dispatcher, sig):
+    """Whether numba's cache holds ``dispatcher``'s build for the argument types ``sig``
+    (loaded, then, as a call would; nothing is compiled)."""
+    if tuple(sig) in dispatcher.overloads:
+        return True
+    cres = dispatcher._cache.load_overload(tuple(sig), dispatcher.targetctx)
+    if cres is None:
+        return False
+    dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+    dispatcher.add_overload(cres)
+    return True
 
 
 def jit(fn=None, **options):

@@ -16,9 +16,10 @@ basic seats never compiles the advanced or expert loops.
 RULES.md §5): all zero outside full games; only advanced seats weigh it.
 """
 
+import numba
 import numpy as np
 
-from ._jit import jit
+from ._jit import cached, jit
 from .expert import expert_workspace
 from .ids import (
     KIND_DOMINO,
@@ -43,7 +44,7 @@ from .play_tricks import (
     tricks_troeven,
 )
 from .rng import fill_draws, play_state
-from .ruleset import F_CONTRACT, F_KIND
+from .ruleset import F_CONTRACT, F_KIND, standard_table
 
 # The tier levels of the play builds, lowest first: a kernel built for a level carries the
 # play loops of that level and every one below it, and no other. A deal's level is the
@@ -170,11 +171,59 @@ PLAY_STAKED = tuple(_make_play_staked(level) for level in LEVELS)
 PLAY_DEALT = tuple(_make_play_dealt(play) for play in PLAY_STAKED)
 
 
+def kernel_table(table):
+    """``table`` (a ruleset table or one of its rows) as the one array type the kernels are
+    compiled for: writable, C-contiguous int64 (a copy of a read-only table, which is small).
+    numba compiles a kernel again, every play loop with it, for each array type it meets,
+    and the commands pass ``Ruleset.table`` (read-only) where the engine's defaults and the
+    tests pass ``standard_table()`` (writable)."""
+    return np.require(table, np.int64, ("C", "W"))
+
+
 def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake, xw):
     """``PLAY_STAKED``'s build for the seats ``strat``, called from Python (the kernels call
     their level's build directly)."""
     play = PLAY_STAKED[tier_level(strat)]
-    return play(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake, xw)
+    return play(kernel_table(row), hands, dealer, strat, s, rnd, scores, tricks, out_order,
+                trace, stake, xw)  # fmt: skip
+
+
+# The play loops each level's dispatcher adds to the levels below, in the order numba meets
+# them typing it (Domino first): ``compile_loops`` compiles them ahead, in shares.
+LOOPS = (
+    (play_domino, tricks_random, tricks_troeven, tricks_laatste, tricks_negative),
+    (adv_domino, adv_tricks_troeven, adv_tricks_laatste, adv_tricks_negative),
+    (exp_domino, exp_tricks_troeven, exp_tricks_laatste, exp_tricks_negative),
+)
+
+
+def _loop_signatures(level):
+    """``LOOPS[level]`` with the argument types the dispatcher passes each loop."""
+    hands, rnd, scores, tricks, order, trace, stake, xw = playout_scratch()
+    row, strat, xs = standard_table()[0], np.zeros(4, np.int64), (np.uint64(0), xw)
+    domino = (row, hands, 0, strat, rnd, scores, order, trace, xs)  # no tricks, no stakes
+    trick = (row, hands, 0, strat, rnd, scores, tricks, trace, stake, xs)
+    return [
+        (loop, tuple(numba.typeof(a) for a in (domino if k == 0 else trick)))
+        for k, loop in enumerate(LOOPS[level])
+    ]
+
+
+def loops_to_compile(level):
+    """The indices into ``LOOPS[level]`` of the loops not in the cache yet (compiles
+    nothing but ``playout_scratch``)."""
+    return [k for k, (loop, sig) in enumerate(_loop_signatures(level)) if not cached(loop, sig)]
+
+
+def compile_loops(level, indices):
+    """Compile (or load from the cache) the loops ``LOOPS[level][k]`` for ``k`` in
+    ``indices``, for the argument types the dispatcher passes them, so that a kernel's
+    compile finds them in the cache: numba compiles one function at a time, and
+    ``engine.warmup`` compiles a level's loops in two processes at once."""
+    signatures = _loop_signatures(level)
+    for k in indices:
+        loop, sig = signatures[k]
+        loop.compile(sig)
 
 
 def per_level(make):

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -81,6 +84,15 @@ def is_warm(needs: Iterable[Need] = ALL) -> bool:
     return not missing(needs)
 
 
+def _read_only(table: np.ndarray) -> np.ndarray:
+    """The table as ``Ruleset.table`` is: read-only. ``replay`` and ``advise``'s conditional
+    deals take it as the commands give it, and numba compiles a kernel for a read-only array
+    apart from one for a writable array (the other kernels take any table as writable:
+    ``playout.kernel_table``)."""
+    table.setflags(write=False)
+    return table
+
+
 def _deals(level: str) -> None:
     from bonken_sim._core.ids import N_VARIANTS
     from bonken_sim._core.ruleset import standard_table
@@ -112,7 +124,7 @@ def _replay(_level: str) -> None:
     K.deal_hands(seed_key(0), 0, hands)
     plays = np.zeros(1, np.int64)  # a verdict on any plays compiles the kernel
     seats, results = np.zeros(1, np.int64), np.zeros((13, 3), np.int64)
-    K.replay(standard_table()[0], hands, 0, plays, np.zeros(4, np.int64),
+    K.replay(_read_only(standard_table())[0], hands, 0, plays, np.zeros(4, np.int64),
              np.zeros(4, np.int64), seats, results)  # fmt: skip
 
 
@@ -121,7 +133,7 @@ def _advise(level: str) -> None:
     from bonken_sim.engine.conditional import deal_scores, warm_conditional_dealer
 
     one, seats = np.zeros(1, np.int64), np.array(_SEATS[level], np.int64)
-    table = standard_table()
+    table = _read_only(standard_table())
     deal_scores(0, 0, 1, 0, one, seats, table, hand=(1 << 13) - 1, seat=2)
     deal_scores(0, 0, 1, 0, one, seats, table)
     warm_conditional_dealer()
@@ -178,6 +190,50 @@ class Compiles:
     finished: int = 0
 
 
+# The second process's part: compile the loops of one level given by their indices.
+_SECOND = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from bonken_sim._core.playout import compile_loops
+compile_loops(int(sys.argv[2]), [int(k) for k in sys.argv[3:]])
+"""
+
+
+def cores() -> int:
+    """The cores this process may run on (all of the machine's where that is not known)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform (macOS)
+        return os.cpu_count() or 1
+
+
+def _loops_in_two(level: int) -> None:
+    """Compile the play loops ``level``'s builds add (``_core.playout.LOOPS``) in two
+    processes at once, if two cores are there: numba compiles one function at a time, and
+    a level's loops are most of its compile. A second interpreter compiles the later half
+    into the cache while this one compiles the first; the kernels then load them all from
+    there. Should the second fail, a kernel's compile compiles its loops as before."""
+    from bonken_sim._core.playout import compile_loops, loops_to_compile
+
+    todo = loops_to_compile(level)
+    if len(todo) < 2 or cores() < 2:
+        return
+    half = (len(todo) + 1) // 2  # the first half: the loops numba types first
+    package = str(Path(_core.__file__).resolve().parent.parent.parent)
+    args = [sys.executable, "-c", _SECOND, package, str(level), *map(str, todo[half:])]
+    try:
+        second = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return
+    try:
+        compile_loops(level, todo[:half])
+        second.wait()
+    finally:
+        if second.poll() is None:  # interrupted: the second process goes too
+            second.kill()
+            second.wait()
+
+
 def _compile(needs: Sequence[Need], progress: Progress | None) -> float:
     t0 = time.perf_counter()
     seen = Compiles()
@@ -194,11 +250,17 @@ def _compile(needs: Sequence[Need], progress: Progress | None) -> float:
         if progress is not None:
             progress(len(part) - 1, total, part[-1], seen)
 
+    levels_done: set[int] = set()
     with compiles_watched(started, finished):
         for need in needs:
             part.append(need)
             if progress is not None:
                 progress(len(part) - 1, total, need, seen)
+            if need[1]:  # a part that plays: its level's loops (and those below) first
+                for level in range(LEVELS.index(need[1]) + 1):
+                    if level not in levels_done:
+                        _loops_in_two(level)
+                        levels_done.add(level)
             _COMPILE[need[0]](need[1])
             with contextlib.suppress(OSError):  # an unwritable cache: numba cannot cache either
                 _marker(need).touch()

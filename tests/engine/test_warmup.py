@@ -19,8 +19,15 @@ from bonken_sim.engine import warmup as W
 _COLD_RUN = """
 import contextlib, io, json, sys
 from bonken_sim.cli import main
+from numba.core import event
+here = []  # the play loops this process compiled itself
+class Loops(event.Listener):
+    def on_start(self, ev):
+        pass
+    def on_end(self, ev):
+        here.append(ev.data["dispatcher"])
 err = io.StringIO()
-with contextlib.redirect_stderr(err):
+with contextlib.redirect_stderr(err), event.install_listener("numba:compile", Loops()):
     code = main(["run", "--deals", "20", "--seed", "1", "--threads", "1", "--out", sys.argv[1]])
 from bonken_sim._core import play_domino as D, play_tricks as T, playout as P, solver as S
 builds = {
@@ -31,8 +38,9 @@ builds = {
     "expert": [T.exp_tricks_negative, T.exp_tricks_laatste, T.exp_tricks_troeven,
                D.exp_domino, P.PLAY_STAKED[2], S.solve_value],
 }
-compiled = {k: [len(f.signatures) > 0 for f in fs] for k, fs in builds.items()}
-print(json.dumps({"code": code, "stderr": err.getvalue(), "compiled": compiled}))
+compiled = {k: [len(f.signatures) for f in fs] for k, fs in builds.items()}
+here = [k for k, loop in enumerate(P.LOOPS[0]) if any(loop is d for d in here)]
+print(json.dumps({"code": code, "stderr": err.getvalue(), "compiled": compiled, "here": here}))
 """
 
 
@@ -47,6 +55,64 @@ def test_levels_follow_the_highest_seat():
     assert W.games_level(["expert", "basic"]) == "expert"
     # an expert seat's code carries its settings above the tier byte
     assert playout.tier_level(np.array([[1, 1], [3 | (8 << 8), 0]])) == playout.LEVEL_EXPERT
+
+
+def test_a_read_only_table_plays_on_the_kernels_of_a_writable_one():
+    """The commands pass ``Ruleset.table`` (read-only), warmup and the engine's defaults
+    ``standard_table()`` (writable): the kernels take both as one type, so neither compiles
+    the kernels again (numba types a read-only array apart), and both play alike."""
+    from bonken_sim._core import kernels as K
+    from bonken_sim._core.rng import seed_key
+    from bonken_sim._core.ruleset import standard_table
+
+    writable = standard_table()
+    assert playout.kernel_table(writable) is writable  # no copy for the usual table
+    frozen = standard_table()
+    frozen.setflags(write=False)
+    as_kernel = playout.kernel_table(frozen)
+    assert as_kernel.flags.writeable and np.array_equal(as_kernel, writable)
+    assert playout.kernel_table(frozen[3]).flags.writeable
+
+    def traced(table):
+        out = [np.zeros(4, np.uint64), *(np.zeros(4, np.int64) for _ in range(3))]
+        trace = np.zeros(K.TRACE_LEN, np.int64)
+        n = K.trace_deal(seed_key(5), 7, 1, 2, np.array([1, 1, 0, 1]), table, *out, trace)
+        return [a.tolist() for a in out], trace[:n].tolist()
+
+    assert traced(frozen) == traced(writable)
+
+
+def test_the_loops_compiled_ahead_are_those_the_kernels_call():
+    """``compile_loops`` compiles each level's play loops for the argument types the
+    kernels pass them: after this session's warmup every one is in the cache under them,
+    and loading them compiles nothing."""
+    from bonken_sim._core._jit import compiles_watched
+
+    compiled: list[int] = []
+    with compiles_watched(lambda: compiled.append(1), lambda: None):
+        for level in playout.LEVELS:
+            assert playout.loops_to_compile(level) == []
+            playout.compile_loops(level, range(len(playout.LOOPS[level])))
+    assert compiled == []
+
+
+def test_two_processes_name_different_builds_apart(tmp_path):
+    """Each cache entry's data file is named by its key: two processes adding different
+    builds of one function each write their own file, never the other's, and an entry the
+    index lost to the other's update is still found."""
+    from bonken_sim._core import _jit
+
+    first = _jit._EntryFiles(str(tmp_path), "f-1.py311", ("stamp", 1))
+    second = _jit._EntryFiles(str(tmp_path), "f-1.py311", ("stamp", 1))
+    first.save(("int64",), "code for int64")
+    second.save(("uint64",), "code for uint64")
+    second.save(("int64",), "code for int64")  # the same entry: the same file
+    assert first.load(("int64",)) == "code for int64"
+    assert first.load(("uint64",)) == "code for uint64"
+    assert len(list(tmp_path.glob("f-1.py311.*.nbc"))) == 2
+    (tmp_path / "f-1.py311.nbi").unlink()  # an index update the other process overwrote
+    assert second.load(("uint64",)) == "code for uint64"
+    assert second.load(("int8",)) is None
 
 
 def test_every_part_and_level_is_a_step_of_the_complete_warmup():
@@ -95,8 +161,9 @@ def test_a_warm_cache_loads_every_kernel_without_compiling():
 def test_a_basic_run_compiles_only_the_basic_builds(tmp_path):
     """On an empty cache (a fresh interpreter) the first `run` of basic seats says it
     compiles, and numba compiles the random and basic play loops, not the advanced or
-    expert ones (nor the expert's solver); a second run finds them cached and says nothing.
-    About 20 s of CPU: one level's compile."""
+    expert ones (nor the expert's solver), each once: the run's read-only ruleset table
+    plays on the builds its compile step made with a writable one. A second run finds them
+    cached and says nothing. About 20 s of CPU: one level's compile."""
     env = {**os.environ, "BONKEN_SIM_CACHE_DIR": str(tmp_path / "cache")}
     cold = subprocess.run(
         [sys.executable, "-c", _COLD_RUN, str(tmp_path / "run1")],
@@ -109,7 +176,11 @@ def test_a_basic_run_compiles_only_the_basic_builds(tmp_path):
     assert doc["code"] == 0
     assert doc["stderr"].startswith("bonken-sim: compiling the kernels for deals (basic) once")
     assert "kernels compiled in" in doc["stderr"]
-    assert doc["compiled"] == {"basic": [True] * 6, "advanced": [False] * 5, "expert": [False] * 6}
+    assert doc["compiled"] == {"basic": [1] * 6, "advanced": [0] * 5, "expert": [0] * 6}
+    # On two cores a second process compiled the later half of the basic loops into the
+    # cache, and the run's kernel found them there: this process compiled only the first.
+    two = W.cores() >= 2
+    assert doc["here"] == ([0, 1, 2] if two else [0, 1, 2, 3, 4])
     warm = subprocess.run(
         [
             sys.executable,
