@@ -12,6 +12,7 @@ import numpy as np
 
 from bonken_sim._core.conditional import conditional_batch, conditional_hands
 from bonken_sim._core.kernels import simulate_batch
+from bonken_sim._core.playout import kernel_table
 from bonken_sim._core.rng import seed_key
 
 
@@ -41,7 +42,7 @@ def deal_scores(
             dealer,
             variants,
             strategies,
-            table,
+            kernel_table(table),  # the play builds simulate_batch uses: one array type
             scores,
         )
     else:
