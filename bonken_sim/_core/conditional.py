@@ -10,7 +10,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import U0, U1
-from .playout import PLAY_DEALT, per_level, playout_scratch, tier_level
+from .playout import PLAY_DEALT, kernel_table, per_level, playout_scratch, tier_level
 from .rng import GOLDEN, deal_state, mix64, scale_draw
 
 # Separates the conditional streams from the unconditional ones of the same seed.
@@ -121,5 +121,5 @@ def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, tabl
     advise compares raw scores.
     """
     _BUILDS[tier_level(strat)](
-        key, hand, seat, deal_start, dealer, variants, strat, table, scores_out
+        key, hand, seat, deal_start, dealer, variants, strat, kernel_table(table), scores_out
     )

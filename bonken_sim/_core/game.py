@@ -16,7 +16,7 @@ import numpy as np
 from ._jit import jit
 from .deal import deal_into
 from .ids import ACES_AND_TWOS, N_NEGATIVE, N_TRUMP_OPTIONS, N_VARIANTS, STRAT_ADVANCED
-from .playout import PLAY_DEALT, per_level, playout_scratch, tier_level
+from .playout import PLAY_DEALT, kernel_table, per_level, playout_scratch, tier_level
 from .rng import GOLDEN, deal_state, mix64, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 from .seat_value import seat_value, seat_values, value_tables
@@ -361,6 +361,7 @@ def play_games(
     out_final (n, 11, 4) int16; out_totals (n, 4) int32.
     """
     return _BUILDS[tier_level(card_strat)](
-        key, game_start, card_strat, choice_pol, double_pol, fixed_order, doubling_on, table,
-        coef, mean, bonus, tau, theta, out_variant, out_dbl, out_raw, out_final, out_totals,
+        key, game_start, card_strat, choice_pol, double_pol, fixed_order, doubling_on,
+        kernel_table(table), coef, mean, bonus, tau, theta, out_variant, out_dbl, out_raw,
+        out_final, out_totals,
     )  # fmt: skip

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
-from .playout import PLAY_DEALT, per_level, playout_scratch, tier_level
+from .playout import PLAY_DEALT, kernel_table, per_level, playout_scratch, tier_level
 from .rng import deal_state
 
 
@@ -35,4 +35,6 @@ _BUILDS = per_level(_make_staked_batch)
 def staked_batch(key, deals, dealer, variants, strat, table, stakes, scores_out):
     """Deal ``deals[i]`` of ``key`` played in variant ``variants[i]`` with the stake matrix
     ``stakes[i]`` (4×4: directions doubled per seat pair); raw scores into ``scores_out[i]``."""
-    _BUILDS[tier_level(strat)](key, deals, dealer, variants, strat, table, stakes, scores_out)
+    _BUILDS[tier_level(strat)](
+        key, deals, dealer, variants, strat, kernel_table(table), stakes, scores_out
+    )

@@ -12,7 +12,6 @@ import numpy as np
 
 from bonken_sim._core.conditional import conditional_batch, conditional_hands
 from bonken_sim._core.kernels import simulate_batch
-from bonken_sim._core.playout import kernel_table
 from bonken_sim._core.rng import seed_key
 
 
@@ -42,7 +41,7 @@ def deal_scores(
             dealer,
             variants,
             strategies,
-            kernel_table(table),  # the play builds simulate_batch uses: one array type
+            table,
             scores,
         )
     else:

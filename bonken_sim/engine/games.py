@@ -16,7 +16,6 @@ import numpy as np
 
 from bonken_sim._core import game as G
 from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
-from bonken_sim._core.playout import kernel_table
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
 from bonken_sim.models.choice import NAMES, Models, load_models
@@ -217,7 +216,9 @@ class GamePlayer:
         self.profiles = [PROFILES[p] for p in profiles]
         self.fixed_order = fixed_order
         self.doubling = doubling
-        self.table = standard_table() if table is None else kernel_table(table)
+        self.table = (
+            standard_table() if table is None else np.ascontiguousarray(table, dtype=np.int64)
+        )
         self.models = models_for_table(model_arrays(models or load_models()), self.table)
         self.key = seed_key(seed)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from bonken_sim._core.playout import kernel_table
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
 from bonken_sim._core.staked import staked_batch
@@ -33,7 +32,7 @@ def staked_scores(
         dealer,
         np.asarray(variants, np.int64),
         strategies,
-        standard_table() if table is None else kernel_table(table),
+        standard_table() if table is None else table,
         np.ascontiguousarray(stakes),
         out,
     )
