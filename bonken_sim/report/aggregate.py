@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.processes import stop_workers
 from bonken_sim.report.histograms import (
     GAME_DEALS,
     GAME_TROEVEN_DEALS,
@@ -145,6 +146,11 @@ def _parallel_pass_one(
                     break
             absorb(pass_one(layout, [part], double_rules, choice_rules))
             absorb_done(block=False)
+    except BaseException:
+        # the report fails: its workers go (one cut short while it sent its result would
+        # leave the feeder waiting for it for ever; see ``processes``)
+        stop_workers(executor)
+        raise
     finally:
         feeder.join()
     if failure:

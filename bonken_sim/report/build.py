@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from bonken_sim import __version__
+from bonken_sim.processes import stop_workers
 from bonken_sim.report import games as G
 from bonken_sim.report.aggregate import (
     ChoiceRule,
@@ -201,6 +202,10 @@ def write_report(
     try:
         rules = (choice_rules, double_rules, game_runs, strong)
         return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
+    except BaseException:
+        if pool is not None:
+            stop_workers(pool)  # else joining the pool may wait for ever (see ``processes``)
+        raise
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

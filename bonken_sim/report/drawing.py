@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
+from bonken_sim.processes import stop_workers
 from bonken_sim.report.figures import FigureSpec, render_figure
 
 # Figures that take longest to draw go first, so two workers finish together.
@@ -69,11 +70,13 @@ class FigureQueue:
                 self.closed = True
 
     def abort(self) -> None:
-        """Submit nothing more, and wait for the figures the workers are drawing: they write
-        into the report's folder, which is removed next (and a worker ignores Ctrl-C)."""
+        """Submit nothing more, and stop the workers: they write into the report's folder,
+        which is removed next (a worker ignores Ctrl-C, and one killed by SIGTERM may leave
+        the pool waiting for its figure for ever; see ``processes``)."""
         with self.lock:
             self.closed = True
             self.todo.clear()
+        stop_workers(self.pool)
         self.thread.join()
 
     def _loop(self) -> None:

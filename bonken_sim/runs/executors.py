@@ -30,6 +30,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from bonken_sim.processes import stop_workers
+
 EXECUTORS = ("local", "process", "dask")
 WRITE_PARTS = ("workers", "driver")
 MAX_WORKERS = 1024
@@ -252,13 +254,7 @@ class ProcessBackend(Backend):
         a task cut short leaves only a hidden temporary file, never a part."""
         pool = self.executor
         if cancel:
-            procs = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for proc in procs:
-                if proc.is_alive():
-                    proc.terminate()
-            for proc in procs:
-                proc.join(5)
+            stop_workers(pool)
         pool.shutdown(wait=True, cancel_futures=cancel)
 
 

@@ -124,7 +124,9 @@ def test_report_stopped_while_its_workers_start(small_run, sig):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_report_stopped_half_way_leaves_no_folder(small_run, sig, stage):
     """Stopped while it reads the parts, and while the workers draw figures into the folder
-    (they finish the figure they draw before the folder is removed)."""
+    (they are stopped before the folder is removed; SIGTERM kills them too, sometimes in the
+    middle of sending a part's sums or a figure back, which left the command waiting for
+    ever)."""
     code, out, err = _stop_when(
         ["report", str(small_run), "--workers", "2"], _appears(small_run, stage), sig
     )
