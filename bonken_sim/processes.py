@@ -12,10 +12,14 @@ this one place, and left alone where they are missing.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor
 
 WAIT_SECONDS = 5.0  # for killed workers to be gone: far more than the kernel needs
+WATCH_EVERY = 0.1  # how often workers_watched looks at the workers
+SIGNAL_GRACE = 0.25  # for a stop signal's handler that waits for another thread's import
 
 
 def stop_workers(executor: Executor) -> None:
@@ -45,3 +49,43 @@ def _alive(proc) -> bool:
         return bool(proc.is_alive())
     except Exception:  # noqa: BLE001 - a process whose state cannot be read is gone
         return False
+
+
+def let_a_stop_signal_land() -> None:
+    """Wait a moment in short sleeps, so that a stop signal already received is raised here.
+
+    SIGTERM sent to the process group kills the workers and reaches this process at the same
+    moment, but its handler may run a few milliseconds later (``cli.interrupts`` delays it
+    while another thread imports). A pool found broken meanwhile must not be reported as
+    an error of its own: call this first, and the interrupt wins."""
+    deadline = time.monotonic() + SIGNAL_GRACE
+    while time.monotonic() < deadline:
+        time.sleep(0.01)  # a delayed interrupt is raised between two sleeps
+
+
+@contextlib.contextmanager
+def workers_watched(executor: Executor) -> Iterator[None]:
+    """While the block runs, a thread looks at ``executor``'s worker processes every
+    ``WATCH_EVERY`` seconds; once one has died (killed, out of memory) it stops the rest
+    (``stop_workers``), so the pool's futures fail with ``BrokenProcessPool`` instead of
+    waiting for ever for a result the dead worker had begun to send. The block must shut
+    the pool down after it ends, not inside it (workers leaving then are no loss)."""
+    processes = getattr(executor, "_processes", None)
+    if processes is None:  # not a process pool
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(WATCH_EVERY):
+            if any(proc.exitcode is not None for proc in list(processes.values())):
+                stop_workers(executor)
+                return
+
+    watcher = threading.Thread(target=watch, name="pool-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()

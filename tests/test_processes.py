@@ -1,5 +1,6 @@
-"""processes.stop_workers: a pool whose worker died half-way through sending its result
-can still be stopped and shut down.
+"""processes: a pool whose worker died half-way through sending its result can still be
+stopped and shut down (``stop_workers``), or is stopped by the watch (``workers_watched``);
+and a stop signal a moment late is raised before a broken pool is reported.
 
 Each scenario runs in its own interpreter: a pool that hangs would otherwise hang pytest's
 own exit (the interpreter joins every pool's manager thread when it ends).
@@ -17,7 +18,8 @@ SCENARIO = textwrap.dedent(
     from concurrent.futures import ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from bonken_sim.processes import stop_workers
+    from contextlib import nullcontext
+    from bonken_sim.processes import stop_workers, workers_watched
 
 
     def die_half_way_through_the_result():
@@ -37,10 +39,11 @@ SCENARIO = textwrap.dedent(
 
     pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
     assert pool.submit(square, 3).result(timeout=30) == 9
-    cut_short = pool.submit(die_half_way_through_the_result)
-    done = wait([cut_short], timeout=1.5).done
-    print("stuck" if not done else "completed")  # the pool waits for the rest of the message
-    STOP
+    with WATCH:
+        cut_short = pool.submit(die_half_way_through_the_result)
+        done = wait([cut_short], timeout=1.5).done
+        print("stuck" if not done else "completed")  # the pool waits for the rest of it
+        STOP
     try:
         cut_short.result(timeout=RESULT_WAIT)
     except BrokenProcessPool:
@@ -51,8 +54,11 @@ SCENARIO = textwrap.dedent(
 )
 
 
-def _run(stop: str, result_wait: float, timeout: float) -> tuple[int | None, list[str]]:
+def _run(
+    stop: str, result_wait: float, timeout: float, watch: str = "nullcontext()"
+) -> tuple[int | None, list[str]]:
     script = SCENARIO.replace("STOP", stop).replace("RESULT_WAIT", str(result_wait))
+    script = script.replace("WATCH", watch)
     try:
         done = subprocess.run(
             [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout
@@ -77,13 +83,44 @@ def test_without_stopping_its_workers_the_pool_would_wait_for_ever():
     assert code is None and out[0] == "stuck"
 
 
+def test_the_watch_stops_a_pool_whose_worker_died():
+    """No one calls ``stop_workers``: the watch sees the dead worker within 0.1 s and does
+    (so the 1.5 s wait already ends with the future failed)."""
+    code, out = _run("pass", result_wait=20, timeout=60, watch="workers_watched(pool)")
+    assert (code, out) == (0, ["completed", "broken", "shut down"])
+
+
+LATE_SIGNAL = textwrap.dedent(
+    """
+    import _thread, threading, time
+    from bonken_sim.processes import let_a_stop_signal_land
+
+    threading.Timer(0.03, _thread.interrupt_main).start()  # a handler that ran 30 ms late
+    t0 = time.monotonic()
+    try:
+        let_a_stop_signal_land()
+        print("not raised")
+    except KeyboardInterrupt:
+        print("raised", time.monotonic() - t0 < 0.2)
+    """
+)
+
+
+def test_a_stop_signal_a_moment_late_is_raised_while_waiting_for_it():
+    done = subprocess.run(
+        [sys.executable, "-c", LATE_SIGNAL], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["raised", "True"])
+
+
 def test_a_pool_that_is_not_a_process_pool_is_left_alone():
     from concurrent.futures import ThreadPoolExecutor
 
-    from bonken_sim.processes import stop_workers
+    from bonken_sim.processes import stop_workers, workers_watched
 
     pool = ThreadPoolExecutor(1)
     assert pool.submit(pow, 2, 5).result() == 32
     stop_workers(pool)
-    assert pool.submit(pow, 3, 2).result() == 9
+    with workers_watched(pool):
+        assert pool.submit(pow, 3, 2).result() == 9
     pool.shutdown()

@@ -11,6 +11,7 @@ previous report in the same place is replaced whole.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -19,6 +20,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,7 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from bonken_sim import __version__
-from bonken_sim.processes import stop_workers
+from bonken_sim.processes import let_a_stop_signal_land, stop_workers, workers_watched
 from bonken_sim.report import games as G
 from bonken_sim.report.aggregate import (
     ChoiceRule,
@@ -201,7 +203,16 @@ def write_report(
         )
     try:
         rules = (choice_rules, double_rules, game_runs, strong)
-        return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
+        with workers_watched(pool) if pool is not None else contextlib.nullcontext():
+            return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
+    except BrokenProcessPool:
+        if pool is not None:
+            stop_workers(pool)
+        let_a_stop_signal_land()  # workers killed by SIGTERM: this process is stopping too
+        raise ReportError(
+            "a worker process of the report died (killed, or out of memory?); "
+            "try again, or with --workers 1"
+        ) from None
     except BaseException:
         if pool is not None:
             stop_workers(pool)  # else joining the pool may wait for ever (see ``processes``)

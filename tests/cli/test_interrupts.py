@@ -172,3 +172,44 @@ def test_run_stopped_by_sigterm_exits_143(tmp_path):
     args = ["run", "--deals", "3M", "--seed", "1", "--quiet", "--out", str(out_dir)]
     code, _, err = _stop_when(args, _appears(out_dir, "part-*.parquet"), signal.SIGTERM)
     assert code == 143 and err.count("\n") == 1 and "--resume" in err
+
+
+def _report_workers(pid: int) -> list[int]:
+    """The report's worker processes: the children of its forkserver."""
+    servers = [kid for kid in _children(pid) if b"forkserver" in _cmdline(kid)]
+    return [worker for server in servers for worker in _children(server)]
+
+
+def test_report_whose_worker_is_killed_fails_in_one_line(small_run):
+    """A worker killed while the figures are drawn (the OOM killer, a kill -9): the report
+    ends with one line and exit 2, and leaves no folder. A worker killed half-way through
+    sending its figure back used to leave the command waiting for ever."""
+    proc = subprocess.Popen(
+        [*CLI, "report", str(small_run), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        t0 = time.monotonic()
+        while not (
+            any(small_run.glob("._report.*.tmp/figures/*.png")) and _report_workers(proc.pid)
+        ):
+            if proc.poll() is not None:
+                pytest.fail(f"the report ended before a worker was killed: {proc.communicate()}")
+            if time.monotonic() - t0 > 120:
+                pytest.fail("the report never drew a figure")
+            time.sleep(0.01)
+        os.kill(_report_workers(proc.pid)[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 2 and out == ""
+    assert err == (
+        "bonken-sim: error: a worker process of the report died (killed, or out of memory?); "
+        "try again, or with --workers 1\n"
+    )
+    assert not (small_run / "_report").exists() and not list(small_run.glob("._report*"))
