@@ -38,9 +38,7 @@ def _stop(signum: int, frame: Any) -> None:
     (the cleanup's, a worker pool's) waits for ever. While the lock is held the signal is
     delivered again 5 ms later instead."""
     if _imp.lock_held():
-        retry = threading.Timer(0.005, _thread.interrupt_main, (signum,))
-        retry.daemon = True
-        retry.start()
+        _deliver_later(signum)
         return
     if signum == signal.SIGTERM:
         _received.append(signum)
@@ -48,17 +46,27 @@ def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _deliver_later(signum: int) -> None:
+    """Deliver ``signum`` to the main thread again in 5 ms, from another thread: the
+    handler then runs where the main thread is by then."""
+    retry = threading.Timer(0.005, _thread.interrupt_main, (signum,))
+    retry.daemon = True
+    retry.start()
+
+
 def _unraisable(hook: Any) -> Any:
     """``sys.unraisablehook`` that gives an interrupt back to the main thread.
 
     An interrupt that lands in a weakref callback or a finalizer (the import system has
     some) cannot propagate: Python prints "Exception ignored in ..." and carries on. It is
-    delivered again instead, to stop the command where it can."""
+    delivered again instead, to stop the command where it can: later, not now, for the
+    hook runs in the main thread too, and an interrupt raised inside the hook is ignored
+    in turn."""
 
     def on_unraisable(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             terminated = isinstance(unraisable.exc_value, Terminated)
-            _thread.interrupt_main(signal.SIGTERM if terminated else signal.SIGINT)
+            _deliver_later(signal.SIGTERM if terminated else signal.SIGINT)
             return
         hook(unraisable)
 
