@@ -1,4 +1,5 @@
-"""Stop a process pool's workers at once, when the command that owns it stops.
+"""A process pool's workers: watched while a command uses them, stopped at once when the
+command stops, and a stop signal let in before a broken pool is reported as an error.
 
 A worker that dies while it sends its result (SIGTERM reaches the whole process group,
 workers included; the kernel's OOM killer picks one) leaves part of a message in the
