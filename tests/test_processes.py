@@ -42,7 +42,7 @@ SCENARIO = textwrap.dedent(
     with WATCH:
         cut_short = pool.submit(die_half_way_through_the_result)
         done = wait([cut_short], timeout=1.5).done
-        print("stuck" if not done else "completed")  # the pool waits for the rest of it
+        print("stuck" if not done else "completed", flush=True)  # the pool waits for the rest
         STOP
     try:
         cut_short.result(timeout=RESULT_WAIT)
@@ -79,7 +79,7 @@ def test_a_pool_left_waiting_for_a_result_cut_short_stops():
 def test_without_stopping_its_workers_the_pool_would_wait_for_ever():
     """The same scenario without ``stop_workers``: the future never ends (so the test above
     tests the remedy, not a pool that recovers by itself)."""
-    code, out = _run("pass", result_wait=2, timeout=8)
+    code, out = _run("pass", result_wait=1, timeout=7)
     assert code is None and out[0] == "stuck"
 
 
