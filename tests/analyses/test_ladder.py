@@ -96,7 +96,10 @@ def test_choice_and_doubling_numbers_match_a_direct_computation():
 def test_ladder_command_json_and_file(tmp_path):
     out = tmp_path / "ladder.json"
     res = CliRunner().invoke(
-        cli, ["ladder", "--deals", "500", "--seed", "4", "--out", str(out), "--json"]
+        cli,
+        # a small expert rung: its play has tests of its own below
+        ["ladder", "--deals", "500", "--seed", "4", "--expert-deals", "20", "--out", str(out)]
+        + ["--json"],
     )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
