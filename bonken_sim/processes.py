@@ -1,5 +1,6 @@
-"""A process pool's workers: watched while a command uses them, stopped at once when the
-command stops, and a stop signal let in before a broken pool is reported as an error.
+"""Processes: the cores to run on, and a process pool's workers: watched while a command
+uses them, stopped at once when the command stops, and a stop signal let in before a
+broken pool is reported as an error.
 
 A worker that dies while it sends its result (SIGTERM reaches the whole process group,
 workers included; the kernel's OOM killer picks one) leaves part of a message in the
@@ -13,6 +14,7 @@ this one place, and left alone where they are missing.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +23,15 @@ from concurrent.futures import Executor
 WAIT_SECONDS = 5.0  # for killed workers to be gone: far more than the kernel needs
 WATCH_EVERY = 0.1  # how often workers_watched looks at the workers
 SIGNAL_GRACE = 0.25  # for a stop signal's handler that waits for another thread's import
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (all of the machine's where that is not known):
+    the default for threads and worker processes."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform (macOS)
+        return max(1, os.cpu_count() or 1)
 
 
 def stop_workers(executor: Executor) -> None:

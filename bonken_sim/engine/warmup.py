@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import subprocess
 import sys
 import time
@@ -28,6 +27,7 @@ import numpy as np
 from bonken_sim import _core
 from bonken_sim._core._jit import cache_dir, compiles_watched
 from bonken_sim._core.playout import LEVEL_NAMES, tier_level
+from bonken_sim.processes import usable_cores
 
 LEVELS = LEVEL_NAMES  # basic (random and basic seats), advanced, expert
 PLAYING = ("deals", "trace", "advise", "games", "staked")  # the parts built per level
@@ -199,14 +199,6 @@ compile_loops(int(sys.argv[2]), [int(k) for k in sys.argv[3:]])
 """
 
 
-def cores() -> int:
-    """The cores this process may run on (all of the machine's where that is not known)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform (macOS)
-        return os.cpu_count() or 1
-
-
 def _loops_in_two(level: int) -> None:
     """Compile the play loops ``level``'s builds add (``_core.playout.LOOPS``) in two
     processes at once, if two cores are there: numba compiles one function at a time, and
@@ -216,7 +208,7 @@ def _loops_in_two(level: int) -> None:
     from bonken_sim._core.playout import compile_loops, loops_to_compile
 
     todo = loops_to_compile(level)
-    if len(todo) < 2 or cores() < 2:
+    if len(todo) < 2 or usable_cores() < 2:
         return
     half = (len(todo) + 1) // 2  # the first half: the loops numba types first
     package = str(Path(_core.__file__).resolve().parent.parent.parent)

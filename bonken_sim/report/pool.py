@@ -21,6 +21,8 @@ import warnings
 from pathlib import Path
 from typing import cast
 
+from bonken_sim.processes import usable_cores
+
 PRELOAD = "bonken_sim.report._preload"
 RUN_FORMAT = "bonken-sim-run"  # runs.storage.FORMAT (not imported: storage pulls in pyarrow)
 
@@ -69,11 +71,7 @@ def start_forkserver() -> None:
 
 def default_workers() -> int:
     """Worker processes: one per CPU available, at most 4 (each holds one part in memory)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(4, cpus))
+    return min(4, usable_cores())
 
 
 def start_early(run_dir: str | os.PathLike, workers: int) -> None:

@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from bonken_sim.processes import stop_workers
+from bonken_sim.processes import stop_workers, usable_cores
 
 EXECUTORS = ("local", "process", "dask")
 WRITE_PARTS = ("workers", "driver")
@@ -122,10 +122,7 @@ class ExecutorSpec:
 
 
 def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def _parse_workers(value: Any) -> int:

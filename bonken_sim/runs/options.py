@@ -3,9 +3,10 @@ and every option of a deal run and a game run."""
 
 from __future__ import annotations
 
-import os
 import re
 from typing import TYPE_CHECKING, Any
+
+from bonken_sim.processes import usable_cores
 
 if TYPE_CHECKING:
     from bonken_sim.rules.rulesets import Ruleset
@@ -72,10 +73,7 @@ def flag(name: str) -> str:
 
 def default_threads() -> int:
     """The cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def parse_option_count(value: Any, name: str, maximum: int = MAX_COUNT) -> int:

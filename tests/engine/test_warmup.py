@@ -13,6 +13,7 @@ import pytest
 
 from bonken_sim._core import playout
 from bonken_sim.engine import warmup as W
+from bonken_sim.processes import usable_cores
 
 # In a fresh interpreter on an empty cache: the first command of a basic run (through the
 # CLI, as a user types it), then which builds numba compiled.
@@ -179,7 +180,7 @@ def test_a_basic_run_compiles_only_the_basic_builds(tmp_path):
     assert doc["compiled"] == {"basic": [1] * 6, "advanced": [0] * 5, "expert": [0] * 6}
     # On two cores a second process compiled the later half of the basic loops into the
     # cache, and the run's kernel found them there: this process compiled only the first.
-    two = W.cores() >= 2
+    two = usable_cores() >= 2
     assert doc["here"] == ([0, 1, 2] if two else [0, 1, 2, 3, 4])
     warm = subprocess.run(
         [
