@@ -16,7 +16,7 @@ from pathlib import Path
 import numba
 from llvmlite import ir
 from numba import types
-from numba.core import event
+from numba.core import bytecode, event
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
@@ -43,6 +43,29 @@ def cache_dir() -> Path:
 
 
 numba.config.CACHE_DIR = str(cache_dir())
+
+
+class _RandomIds:
+    """Ids for numba to tell compiled functions apart, drawn at random (63 bits).
+
+    numba names each compiled function by its qualified name, its argument types and an id
+    that counts up from 1 in every process (``FunctionIdentity._unique_ids``). Two builds of
+    one closure (the play loops built per contract family, say) compiled in two processes
+    can so get the same name: ``engine.warmup`` compiles a level's loops in two processes,
+    and any command may load functions other processes cached. A kernel compiled over both
+    then links two functions of one name, and LLVM keeps one body for both calls: a run
+    played one contract family with another family's loop and never ended (numba issue
+    10486). Drawn at random per compile (after a fork too), ids do not meet across
+    processes. The id is only part of the name: the cache's keys do not hold it."""
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        return int.from_bytes(os.urandom(8), "little") >> 1
+
+
+bytecode.FunctionIdentity._unique_ids = _RandomIds()  # type: ignore[assignment]
 
 
 def _stable(value):
