@@ -65,7 +65,7 @@ class _RandomIds:
         return int.from_bytes(os.urandom(8), "little") >> 1
 
 
-bytecode.FunctionIdentity._unique_ids = _RandomIds()  # type: ignore[assignment]
+bytecode.FunctionIdentity._unique_ids = _RandomIds()
 
 
 def _stable(value):
