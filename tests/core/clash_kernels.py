@@ -1,5 +1,6 @@
 """Two builds of one closure and a kernel over both, for ``test_compiled_names``: each
-build compiled alone in a process of its own, they once got the same compiled name."""
+build compiled alone in a process of its own, they would get one compiled name if numba
+counted its compile ids from 1 in each process."""
 
 from bonken_sim._core._jit import jit
 
