@@ -130,7 +130,7 @@ def play(
                 yield "reference", start, n
 
     totals = {"conditional": Sums.zeros(nv), "reference": Sums.zeros(nv)}
-    _load_kernels(reference, rules)
+    _load_kernels(strat, reference, rules)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(cfg.threads, thread_name_prefix="bonken-advise")
     try:
@@ -156,10 +156,10 @@ def play(
     )
 
 
-def _load_kernels(reference: bool, rules: Ruleset = STANDARD) -> None:
-    """Compile or load the kernels on this thread, before the pool calls them from several."""
+def _load_kernels(strat: np.ndarray, reference: bool, rules: Ruleset = STANDARD) -> None:
+    """Compile or load the kernels of these seats on this thread, before the pool calls
+    them from several (with other seats it loaded builds of another level)."""
     variants = np.zeros(1, np.int64)
-    strat = np.ones(4, np.int64)
     played_scores(variants, strat, 0, 0, 1, rules, hand=(1 << 13) - 1, seat=2)
     if reference:
         played_scores(variants, strat, 0, 0, 1, rules)

@@ -189,12 +189,14 @@ class GameError(RuntimeError):
 def _seat_arrays(seating: np.ndarray, profiles: list[Profile]):
     """Per game and seat: the card strategy, choice and doubling policy ids of the profile.
 
-    One table lookup each: a Python loop per game cost as much as playing the games."""
+    One table lookup each: a Python loop per game cost as much as playing the games. The
+    results are C-ordered whatever the seating's layout (a broadcast seating gave
+    Fortran-ordered ones, and numba compiles a kernel again for each layout)."""
     idx = np.asarray(seating, dtype=np.int64)
-    card = np.array([int(p.card) for p in profiles], np.int64)[idx]
-    choice = np.array([int(p.choice) for p in profiles], np.int64)[idx]
-    dbl = np.array([int(p.doubling) for p in profiles], np.int64)[idx]
-    return card, choice, dbl
+    return tuple(
+        np.ascontiguousarray(np.array([int(getattr(p, f)) for p in profiles], np.int64)[idx])
+        for f in ("card", "choice", "doubling")
+    )
 
 
 class GamePlayer:

@@ -76,8 +76,9 @@ def play_task(task: Task) -> TaskResult:
     )
 
 
-def warm_kernels() -> float:
-    """Compile or load every kernel a run uses; the seconds it took.
+def warm_kernels(strategies: tuple[int, ...] = WARM_STRATEGIES) -> float:
+    """Compile or load every kernel a run of these seats (kernel codes) uses; the seconds it
+    took. Warmed with other seats, a run of a higher level loaded a build it never plays.
 
     When they are cached, Python's cyclic garbage collector is paused meanwhile: loading the
     kernels makes numba create tens of thousands of objects, all kept, and the collections
@@ -91,7 +92,7 @@ def warm_kernels() -> float:
     if pause:
         gc.disable()
     try:
-        play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), WARM_STRATEGIES))
+        play_task(Task(0, 0, 2, 0, tuple(range(N_VARIANTS)), strategies))
     finally:
         if pause:
             gc.enable()

@@ -4,12 +4,15 @@ says nothing, and its games/s are measured after the compile."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from types import SimpleNamespace
 
+import numba
 import pytest
 
+from bonken_sim._core import conditional, game, kernels, staked
 from bonken_sim._core._jit import compiles_watched
 from bonken_sim.cli import main
 from bonken_sim.cli.common import compiling_notice
@@ -53,6 +56,41 @@ def cold_cache(monkeypatch):
     return calls
 
 
+class _Recorded:
+    """A compiled kernel that notes the numba types of the arguments of every call."""
+
+    def __init__(self, name: str, kernel, seen: set):
+        self.name, self.kernel, self.seen = name, kernel, seen
+
+    def __call__(self, *args):
+        self.seen.add((self.name, tuple(numba.typeof(a) for a in args)))
+        return self.kernel(*args)
+
+
+@contextlib.contextmanager
+def argument_types(monkeypatch):
+    """The (kernel, argument types) of every call of a per-level build inside the block.
+
+    numba compiles a kernel again for arguments of other types (a Fortran-ordered array, a
+    read-only one), whatever its cache holds; unlike counting compiles, this does not depend
+    on what earlier tests or runs left in the cache."""
+    seen: set = set()
+    with monkeypatch.context() as m:
+        for module in (kernels, game, conditional, staked):
+            builds = []
+            for level, build in enumerate(module._BUILDS):
+                if isinstance(build, tuple):
+                    build = tuple(
+                        _Recorded(f"{module.__name__}[{level}].{b.__name__}", b, seen)
+                        for b in build
+                    )
+                else:
+                    build = _Recorded(f"{module.__name__}[{level}]", build, seen)
+                builds.append(build)
+            m.setattr(module, "_BUILDS", tuple(builds))
+        yield seen
+
+
 GAME = ["game", "--games", "40", "--seed", "3", "--threads", "1"]
 
 
@@ -90,7 +128,15 @@ def test_on_a_terminal_the_compile_counts_parts_and_functions(cold_cache, tmp_pa
             ["run", "--deals", "100", "--strategies", "advanced,basic,random,basic"],
             [("deals", "advanced")],
         ),
+        (
+            ["run", "--deals", "300", "--ruleset", "strict", "--chunk-size", "100"],
+            [("deals", "basic")],
+        ),
         ([*GAME], [("games", "basic")]),
+        (
+            ["game", "--games", "90", "--ruleset", "bierkaart", "--order", "fixed"],
+            [("games", "basic")],
+        ),
         (
             ["game", "--games", "1", "--threads", "1", "--players", "basic,expert,basic,basic"],
             [("games", "expert")],
@@ -98,6 +144,14 @@ def test_on_a_terminal_the_compile_counts_parts_and_functions(cold_cache, tmp_pa
         (
             ["advise", "--hand", "AS KS QS JS TS 9S 8S 7S AH KH QH JH TH", "--deals", "1000"],
             [("advise", "basic")],
+        ),
+        (
+            [
+                "advise",
+                *("--hand", "AS KS QS JS TS 9S 8S 7S AH KH QH JH TH", "--deals", "500"),
+                *("--ruleset", "double-points", "--strategies", "advanced"),
+            ],
+            [("advise", "advanced")],
         ),
         (
             ["tournament", "--games", "24", "--profiles", "basic,advanced", "--threads", "1"],
@@ -134,19 +188,27 @@ def test_on_a_terminal_the_compile_counts_parts_and_functions(cold_cache, tmp_pa
     ],
     ids=lambda a: a[0] if isinstance(a[0], str) else None,
 )
-def test_every_command_compiles_what_it_plays(cold_cache, tmp_path, capsys, args, needs):
+def test_every_command_compiles_what_it_plays(
+    cold_cache, tmp_path, capsys, monkeypatch, args, needs
+):
     """...and plays on the kernels warmup compiled (this session's, conftest.py): numba
-    compiles nothing more, so no argument of a command has a type warmup's calls lack (a
-    read-only ruleset table once made `play` compile the expert kernels again)."""
+    compiles nothing more, and no argument of a command has a type the warm calls of its
+    parts lack (a read-only ruleset table once made `play` compile the expert kernels
+    again; Fortran-ordered seat arrays made every `game` run compile its games kernel)."""
     if args[0] in ("run", "game", "ladder") and "--out" not in args:
         args = [*args, "--out", str(tmp_path / "out")]
     compiled: list[int] = []
     with compiles_watched(lambda: compiled.append(1), lambda: None):
-        assert main(args) == 0
+        with argument_types(monkeypatch) as used:
+            assert main(args) == 0
     err = capsys.readouterr().err
     assert cold_cache == [needs]
     assert err.startswith(compiling_notice(needs) + "\n")
     assert compiled == []
+    with argument_types(monkeypatch) as warmed:
+        for part, level in needs:
+            warmup_module._COMPILE[part](level)
+    assert used <= warmed, sorted(map(str, used - warmed)) + ["warm:"] + sorted(map(str, warmed))
 
 
 def test_replay_compiles_only_the_replay_kernel(cold_cache, tmp_path, capsys):
