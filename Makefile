@@ -51,7 +51,7 @@ run: $(VENV)/.installed-run
 test: $(VENV)/.installed-test
 	@scripts/ensure_chromium.sh
 	$(BIN)/bonken-sim warmup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(VENV)/.installed-run
 	$(BIN)/python benchmarks/bench_core.py
