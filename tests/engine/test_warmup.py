@@ -137,6 +137,66 @@ def test_a_part_compiled_is_remembered_per_engine_version(tmp_path, monkeypatch)
     assert not W.is_warm()  # every part: not yet
 
 
+def test_parts_the_second_process_did_not_finish_are_compiled_here(tmp_path, monkeypatch):
+    """A level's games part goes to a second process while this one compiles the others;
+    a part it leaves without a marker (it failed, or was killed) is compiled here after."""
+    monkeypatch.setenv("BONKEN_SIM_CACHE_DIR", str(tmp_path))
+    from bonken_sim._core._jit import cache_dir
+
+    cache_dir().mkdir(parents=True)
+    calls: list[tuple[str, str]] = []
+    fakes = {part: (lambda level, part=part: calls.append((part, level))) for part in W._COMPILE}
+    monkeypatch.setattr(W, "_COMPILE", fakes)
+    monkeypatch.setattr(W, "_loops_in_two", lambda level: None)
+    monkeypatch.setattr(W, "usable_cores", lambda: 2)
+
+    class Failed:
+        def wait(self) -> int:
+            return 1
+
+        def poll(self) -> int:
+            return 1
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(W, "_second", lambda script, args: started.append(args) or Failed())
+    needs = [("games", "basic"), ("deals", "basic"), ("trace", "basic"), ("staked", "")]
+    W.warm(needs)
+    assert started == [["games:basic"]]  # staked alone in its group: here
+    assert calls == [("deals", "basic"), ("trace", "basic"), ("games", "basic"), ("staked", "")]
+    assert W.missing(needs) == []
+
+
+_SPLIT_PROCESS = """
+import json
+from numba.core import event
+from bonken_sim.engine import warmup as W
+here = []
+class Compiled(event.Listener):
+    def on_start(self, ev):
+        pass
+    def on_end(self, ev):
+        here.append(ev.data["dispatcher"].py_func.__module__)
+needs = [("bench", ""), ("solve", "")]
+with event.install_listener("numba:compile", Compiled()):
+    W.warm(needs)
+print(json.dumps({"here": sorted(set(here)), "missing": W.missing(needs)}))
+"""
+
+
+def test_the_solver_compiles_in_a_second_process_on_two_cores(tmp_path):
+    """On an empty cache: the bench part compiles here, the solve part in a second
+    process (on two cores), and both leave their markers."""
+    env = {**os.environ, "BONKEN_SIM_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", _SPLIT_PROCESS], env=env, capture_output=True, text=True, check=True
+    )
+    doc = json.loads(out.stdout.strip().splitlines()[-1])
+    assert doc["missing"] == []
+    assert "bonken_sim.bench.yardstick" in doc["here"]
+    solver_here = any(m.startswith("bonken_sim._core.solver") for m in doc["here"])
+    assert solver_here == (usable_cores() < 2)
+
+
 _WARM_PROCESS = """
 import json
 from bonken_sim._core._jit import compiles_watched
