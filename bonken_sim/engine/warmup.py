@@ -113,6 +113,7 @@ def _trace(level: str) -> None:
     strat = np.array(_SEATS[level], np.int64)
     for v in (0, 6):  # a trick contract and Domino
         K.trace_deal(seed_key(0), 0, 0, v, strat, table, hands, scores, tricks, order, trace)
+    _replay(level)  # `trace` and `play` take each trick's seats and winner from a replay
 
 
 def _replay(_level: str) -> None:

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import numba
 import pytest
 
-from bonken_sim._core import conditional, game, kernels, staked
+from bonken_sim._core import conditional, game, kernels, solver, staked
 from bonken_sim._core._jit import compiles_watched
 from bonken_sim.cli import main
 from bonken_sim.cli.common import compiling_notice
@@ -69,7 +69,8 @@ class _Recorded:
 
 @contextlib.contextmanager
 def argument_types(monkeypatch):
-    """The (kernel, argument types) of every call of a per-level build inside the block.
+    """The (kernel, argument types) of every call of a per-level build, of the replay kernel
+    and of the solver's entry point inside the block.
 
     numba compiles a kernel again for arguments of other types (a Fortran-ordered array, a
     read-only one), whatever its cache holds; unlike counting compiles, this does not depend
@@ -88,6 +89,8 @@ def argument_types(monkeypatch):
                     build = _Recorded(f"{module.__name__}[{level}]", build, seen)
                 builds.append(build)
             m.setattr(module, "_BUILDS", tuple(builds))
+        for module, name in ((kernels, "replay"), (solver, "solve_cards")):  # one build each
+            m.setattr(module, name, _Recorded(name, getattr(module, name), seen))
         yield seen
 
 
@@ -211,15 +214,19 @@ def test_every_command_compiles_what_it_plays(
     assert used <= warmed, sorted(map(str, used - warmed)) + ["warm:"] + sorted(map(str, warmed))
 
 
-def test_replay_compiles_only_the_replay_kernel(cold_cache, tmp_path, capsys):
+def test_replay_compiles_only_the_replay_kernel(cold_cache, tmp_path, capsys, monkeypatch):
     trace = tmp_path / "t.jsonl"
     assert (
         main(["trace", "--deals", "1", "--seed", "1", "--contracts", "bukken", "--out", str(trace)])
         == 0
     )
-    assert main(["replay", "--quiet", str(trace)]) == 0
+    with argument_types(monkeypatch) as used:
+        assert main(["replay", "--quiet", str(trace)]) == 0
     assert cold_cache[-1] == [("replay", "")]
     assert compiling_notice([("replay", "")]) in capsys.readouterr().err
+    with argument_types(monkeypatch) as warmed:
+        warmup_module._COMPILE["replay"]("")
+    assert used and used <= warmed
 
 
 def test_quiet_runs_compile_without_a_word(cold_cache, tmp_path, capsys):
