@@ -75,10 +75,11 @@ class RunConfig:
         )
 
     @property
-    def strategy_ids(self) -> np.ndarray:
+    def strategy_ids(self) -> tuple[int, ...]:
+        """The four seats' kernel codes, as a task carries them."""
         from bonken_sim.engine.play import parse_strategies, strategy_array
 
-        return strategy_array(parse_strategies(list(self.strategies)))
+        return tuple(int(s) for s in strategy_array(parse_strategies(list(self.strategies))))
 
     @property
     def n_chunks(self) -> int:

@@ -217,7 +217,7 @@ class DealSession:
             with sigterm_as_interrupt():
                 try:
                     # on the driver: a cold cache is compiled once here, not by every worker
-                    self.compile_s = self.players.warm(tuple(int(s) for s in self.cfg.strategy_ids))
+                    self.compile_s = self.players.warm(self.cfg.strategy_ids)
                     arrow.join()
                     self.prog(force=True)
                     if self.backend is not None:

@@ -168,7 +168,7 @@ def chunk_tasks(cfg: RunConfig, index: int, threads: int) -> list[Task]:
     pieces = min(pieces, n)
     size = -(-n // pieces)
     variants = tuple(int(v) for v in cfg.variant_ids)
-    strategies = tuple(int(s) for s in cfg.strategy_ids)
+    strategies = cfg.strategy_ids
     return [
         Task(cfg.seed, start + a, min(size, n - a), cfg.dealer, variants, strategies, cfg.ruleset)
         for a in range(0, n, size)
