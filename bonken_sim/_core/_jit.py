@@ -21,6 +21,8 @@ from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
+from . import _numba_inline
+
 _CORE_DIR = Path(__file__).resolve().parent
 
 
@@ -66,6 +68,7 @@ class _RandomIds:
 
 
 bytecode.FunctionIdentity._unique_ids = _RandomIds()
+_numba_inline.install()  # compile time only: see _numba_inline
 
 
 def _stable(value):
