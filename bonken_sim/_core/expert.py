@@ -146,8 +146,8 @@ def make_trick_expert(rollout):
             return wscores[p] + v
         (lead0, pos, c, t, _stop, led, ledm, wcard, wseat, trick, played, voids, clean, broken,
          n, nr) = state  # fmt: skip
-        full = (lead0, pos, c, t, 13, led, ledm, wcard, wseat, trick, played, voids, clean,
-                broken, n, nr)  # fmt: skip
+        full = (lead0, pos, c, t, np.int64(13), led, ledm, wcard, wseat, trick, played, voids,
+                clean, broken, n, nr)  # fmt: skip
         for q in range(4):
             work[q] = sample[q]
             wscores[q] = scores[q]
@@ -166,7 +166,8 @@ def make_trick_expert(rollout):
         k_samples, exact = expert_settings(code)
         # Solve the ending exactly once E or fewer tricks remain after this one: play this
         # trick out, then the solver (open hands) values the rest.
-        stop = t + 1 if 0 < 13 - t - 1 <= exact else 13
+        # (typed values in the states, not literals: see play_tricks.deal_start)
+        stop = t + 1 if 0 < 13 - t - 1 <= exact else np.int64(13)
         for q in range(4):
             excl[q] = suit_exclusions(xvoids, q)
         s = decision_stream(s_play, n)
@@ -179,7 +180,7 @@ def make_trick_expert(rollout):
             base = 0
             while True:
                 state = (leader, pos, c, t, stop, led, ledm, wcard, wseat, trick, played, voids,
-                         clean, broken, n, 0)  # fmt: skip
+                         clean, broken, n, np.int64(0))  # fmt: skip
                 v = rollout_value(row, p, sample, scores, tricks, stake, state, xs)
                 if c == tie:
                     base = v
@@ -224,7 +225,7 @@ def make_domino_expert(rollout):
                     wscores[q] = scores[q]
                     worder[q] = out_order[q]
                 state = (turn, c, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3,
-                         n, 0)  # fmt: skip
+                         n, np.int64(0))  # fmt: skip
                 rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
                 if c == tie:
                     base = wscores[turn]

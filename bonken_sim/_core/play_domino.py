@@ -108,8 +108,10 @@ def _make_domino_loop(advanced, expert_choice=None):
         # first (-1: none), the playable cards, the aces' state, cards laid, their mask,
         # seats out, the cards each seat showed it does not hold by passing, trace entries,
         # random draws used).
-        start = ((dealer + 1) & 3, -1, domino_opening(row[F_DOMINO_OPEN]), row[F_DOMINO_ACES],
-                 0, U0, 0, U0, U0, U0, U0, 0, 0)  # fmt: skip
+        # Typed values, not literals (see play_tricks.deal_start).
+        none, zero = np.int64(-1), np.int64(0)
+        start = ((dealer + 1) & 3, none, domino_opening(row[F_DOMINO_OPEN]),
+                 row[F_DOMINO_ACES], zero, U0, zero, U0, U0, U0, U0, zero, zero)  # fmt: skip
         return domino_from(row, hands, strat, rnd, scores, out_order, trace, start, xs)
 
     @jit(_nrt=False)

@@ -296,9 +296,14 @@ def deal_start(dealer):
     """The ``TrickState`` of a deal before its first card: (leader, place in the trick, the
     card to force first (-1: none), trick number, the trick to stop after (13: play to the
     end), led suit, its cards, winning card, winning seat, cards on the trick, cards
-    played, voids, seats shown clean, hearts broken, trace entries, random draws used)."""
-    return ((dealer + 1) & 3, 0, -1, 0, 13, -1, U0, -1, (dealer + 1) & 3, U0, U0, 0, 0,
-            False, 0, 0)  # fmt: skip
+    played, voids, seats shown clean, hearts broken, trace entries, random draws used).
+
+    Typed values, not literals: numba types a loop's calls first with the types its
+    variables enter with, so a literal ``-1`` here made it compile every helper the loop
+    calls twice (for ``Literal[int](-1)``, then for ``int64``)."""
+    none, zero = np.int64(-1), np.int64(0)
+    return ((dealer + 1) & 3, zero, none, zero, np.int64(13), none, U0, none, (dealer + 1) & 3,
+            U0, U0, zero, zero, np.bool_(False), zero, zero)  # fmt: skip
 
 
 @jit(inline="always")

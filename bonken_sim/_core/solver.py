@@ -457,11 +457,13 @@ def search(hands, ctx, tt, si, su):
     Iterative, one stack frame per card: numba cannot reload a cached recursive function.
     ``hands`` is played on and restored. When the node budget runs out the search stops
     where it is (storing nothing more), sets ``ctx[C_ABORTED]`` and returns 0."""
-    done, v = _enter(0, hands, ctx, tt, si, su)
+    # d typed int64 from the start: numba compiled every frame helper twice when the
+    # first call passed a literal 0 (Literal[int](0), then int64).
+    d = np.int64(0)
+    done, v = _enter(d, hands, ctx, tt, si, su)
     if done:
         return v
     by_rank = ctx[C_TRICK_PTS] > 0
-    d = 0
     while True:
         c = _next_card(d, si, su, by_rank)
         if c >= 0:
