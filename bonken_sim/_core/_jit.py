@@ -21,7 +21,7 @@ from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
-from . import _numba_inline
+from . import _numba_inline, _numba_link
 
 _CORE_DIR = Path(__file__).resolve().parent
 
@@ -69,6 +69,7 @@ class _RandomIds:
 
 bytecode.FunctionIdentity._unique_ids = _RandomIds()
 _numba_inline.install()  # compile time only: see _numba_inline
+_numba_link.install()  # compile time only: see _numba_link
 
 
 def _stable(value):
@@ -141,6 +142,9 @@ class _EntryFiles(IndexDataCacheFile):
 
 
 def _njit(fn, options):
+    options = dict(options)
+    if options.pop("_link_late", False):
+        _numba_link.link_late(fn.__qualname__)
     dispatcher = numba.njit(**options)(fn)
     if options["cache"]:
         dispatcher._cache = _ClosureCache(dispatcher.py_func)
@@ -169,6 +173,10 @@ def jit(fn=None, **options):
     a sixth of a random playout, and more per game deal). Such a function cannot allocate, so
     each batch kernel allocates its scratch in a thin wrapper and loops in an ``_nrt=False``
     function.
+
+    ``_link_late=True`` is for the dispatchers and kernels over the play loops: their own code
+    is optimized before the loops are linked in, not the loops once more with it
+    (``_numba_link``). Never for a function called per card.
     """
     options.setdefault("cache", True)
     options.setdefault("nogil", True)

@@ -81,7 +81,7 @@ def _make_conditional_batch(level):
     """``conditional_batch`` built for the play builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
 
-    @jit
+    @jit(_link_late=True)  # here and below: the play code linked in as it is (_numba_link)
     def conditional_batch(key, hand, seat, deal_start, dealer, variants, strat, table,
                           scores_out):  # fmt: skip
         base = np.empty(39, np.int64)
@@ -93,7 +93,7 @@ def _make_conditional_batch(level):
         conditional_rows(deal, variants, strat, table, scores_out, base, rest, dealt,
                          playout_scratch())  # fmt: skip
 
-    @jit(_nrt=False)  # allocates nothing: see _jit.jit
+    @jit(_nrt=False, _link_late=True)  # allocates nothing: see _jit.jit
     def conditional_rows(deal, variants, strat, table, scores_out, base, rest, dealt, scratch):
         ckey, hand, seat, deal_start, dealer = deal
         scores = scratch[2]

@@ -41,7 +41,7 @@ def _make_batch_kernels(level):
     play_dealt = PLAY_DEALT[level]
     play_staked = PLAY_STAKED[level]
 
-    @jit
+    @jit(_link_late=True)  # here and below: the play code linked in as it is (_numba_link)
     def simulate_batch(key, deal_start, dealer, variants, strat, table, hands_out, scores_out,
                        tricks_out, order_out):  # fmt: skip
         outs = (hands_out, scores_out, tricks_out, order_out)
@@ -50,7 +50,7 @@ def _make_batch_kernels(level):
         simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt,
                       playout_scratch())  # fmt: skip
 
-    @jit(_nrt=False)  # allocates nothing: see _jit.jit
+    @jit(_nrt=False, _link_late=True)  # allocates nothing: see _jit.jit
     def simulate_rows(key, deal_start, dealer, variants, strat, table, outs, deck, dealt, scratch):
         hands_out, scores_out, tricks_out, order_out = outs
         _hands, _rnd, scores, tricks, order, _no_trace, _stake, _xw = scratch
@@ -68,7 +68,7 @@ def _make_batch_kernels(level):
                     tricks_out[i, j, p] = tricks[p]
                     order_out[i, j, p] = order[p]
 
-    @jit
+    @jit(_link_late=True)
     def trace_deal(key, deal, dealer, v, strat, table, hands_out, scores, tricks, order, trace):
         ds = deal_state(key, deal)
         deck = np.empty(52, np.int64)

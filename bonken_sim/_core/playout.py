@@ -76,7 +76,7 @@ def _make_play_staked(level):
     advanced = level >= LEVEL_ADVANCED
     expert = level >= LEVEL_EXPERT
 
-    @jit(_nrt=False)
+    @jit(_nrt=False, _link_late=True)  # the loops linked in as they are: _numba_link
     def play_staked(row, hands, dealer, strat, s, rnd, scores, tricks, out_order, trace, stake,
                     xw):  # fmt: skip
         """Play one deal of one variant (``hands`` is consumed); returns the trace length.
@@ -135,6 +135,8 @@ def playout_scratch():
     without numba's reference counting, so they allocate nothing): (hands in play, random
     draws, scores, tricks, Domino finishing order, an empty trace, stakes, an expert seat's
     workspace)."""
+    stake = np.empty((4, 4), np.int64)
+    stake[:] = 0  # no doubles unless a game kernel sets them (not np.zeros: expert_workspace)
     return (
         np.empty(4, np.uint64),
         np.empty(52, np.uint64),
@@ -142,7 +144,7 @@ def playout_scratch():
         np.empty(4, np.int64),
         np.empty(4, np.int64),
         np.empty(0, np.int64),
-        np.zeros((4, 4), np.int64),  # no doubles unless a game kernel sets them
+        stake,
         expert_workspace(),
     )
 

@@ -12,7 +12,7 @@ def _make_staked_batch(level):
     """``staked_batch`` built for the play builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
 
-    @jit
+    @jit(_link_late=True)  # the play code linked in as it is: _numba_link
     def staked_batch(key, deals, dealer, variants, strat, table, stakes, scores_out):
         deck = np.empty(52, np.int64)
         dealt = np.empty(4, np.uint64)
