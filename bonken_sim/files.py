@@ -1,12 +1,15 @@
-"""Write a file under a temporary name and rename it when complete.
+"""Write a file under a temporary name and rename it when complete; read a small input file.
 
 A reader (or a later ``replay``) then sees the old file or the whole new one, never half of
-it, and a write that fails or is interrupted leaves the old file as it was.
+it, and a write that fails or is interrupted leaves the old file as it was. An input file a
+user names (a rules or config file) is read only if it is a regular file of sane size, so
+that ``/dev/zero`` or a FIFO is refused instead of read until memory runs out.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +21,57 @@ class CannotWrite(OSError):
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"cannot write {path}: {reason}")
         self.reason = reason
+
+
+class CannotRead(OSError):
+    """An input file that is refused before it is read (not a regular file, too large); the
+    message is ``cannot read PATH: why``, ``strerror`` and ``reason`` the why alone."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"cannot read {path}: {reason}")
+        self.reason = reason
+        self.strerror = reason
+
+
+#: The largest rules or config file read (a real one is a few hundred bytes).
+MAX_INPUT_BYTES = 1 << 20
+
+
+def read_small_file(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes; else CannotRead,
+    decided before the file is read (and before it is opened: opening a FIFO would wait for a
+    writer). A file that cannot be opened raises its OSError (FileNotFoundError, ...)."""
+    st = os.stat(path)
+    _check_input(path, st, limit)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        _check_input(path, os.fstat(fd), limit)  # the file opened is the one checked
+        data = fh.read(limit + 1)
+    if len(data) > limit:  # it grew since
+        raise CannotRead(path, f"more than the {_size(limit)} allowed")
+    return data
+
+
+#: Why a TOML text whose parser ran out of stack (``[[[[…``) is refused.
+TOO_DEEP = "lists or tables nested too deeply"
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Why bytes are not UTF-8 text, in words: ``not UTF-8 text (byte 0xff at offset 0)``."""
+    return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+
+
+def _check_input(path: str | Path, st: os.stat_result, limit: int) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise CannotRead(path, "is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise CannotRead(path, "not a regular file")
+    if st.st_size > limit:
+        raise CannotRead(path, f"{st.st_size:,} bytes, more than the {_size(limit)} allowed")
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 and n % (1 << 20) == 0 else f"{n:,} bytes"
 
 
 def write_atomic(path: Path, lines: Iterable[str]) -> None:

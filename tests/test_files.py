@@ -1,10 +1,11 @@
-"""files.write_atomic: a file is replaced whole or left as it was."""
+"""files.write_atomic: a file is replaced whole or left as it was; files.read_small_file: only
+a regular file of sane size is read."""
 
 from __future__ import annotations
 
 import pytest
 
-from bonken_sim.files import CannotWrite, write_atomic
+from bonken_sim.files import CannotRead, CannotWrite, read_small_file, write_atomic
 
 
 def _leftovers(folder):
@@ -46,3 +47,29 @@ def test_a_directory_in_the_way_is_cannot_write(tmp_path):
     with pytest.raises(CannotWrite, match="^cannot write .*out: "):
         write_atomic(tmp_path / "out", ["x"])
     assert _leftovers(tmp_path) == []
+
+
+def test_read_small_file_reads_a_regular_file_up_to_the_limit(tmp_path):
+    path = tmp_path / "r.toml"
+    path.write_bytes(b"x" * 10)
+    assert read_small_file(path, limit=10) == b"x" * 10
+    with pytest.raises(CannotRead) as err:
+        read_small_file(path, limit=9)
+    assert str(err.value) == f"cannot read {path}: 10 bytes, more than the 9 bytes allowed"
+    assert err.value.reason == err.value.strerror == "10 bytes, more than the 9 bytes allowed"
+    with pytest.raises(FileNotFoundError):
+        read_small_file(tmp_path / "missing.toml")
+
+
+def test_read_small_file_refuses_devices_fifos_and_directories(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # opening it would wait for a writer
+    for path, why in (("/dev/zero", "not a regular file"), (fifo, "not a regular file")):
+        with pytest.raises(CannotRead) as err:
+            read_small_file(path)
+        assert err.value.reason == why
+    with pytest.raises(CannotRead) as err:
+        read_small_file(tmp_path)
+    assert err.value.reason == "is a directory"

@@ -213,7 +213,8 @@ def replay(files, quiet):
     """Check trace files card by card under the rules (exit 1 if any record is illegal).
 
     A record with "scores" must replay to exactly those scores. A file that is not UTF-8
-    JSON lines, or holds no record, is an error (exit 2).
+    JSON lines (a line that is not a JSON object, e.g. a truncated trace), or holds no
+    record, is an error (exit 2).
     """
     compile_first(REPLAY)
     n_ok = n_bad = 0
@@ -225,10 +226,32 @@ def replay(files, quiet):
         raise click.exceptions.Exit(1)
 
 
+def _trace_record(line: str, where: str) -> dict:
+    """One line of a trace file as its record; a line that is not JSON (a truncated trace, a
+    file of something else) or not a JSON object is a UserError naming the file and line:
+    the file is not a trace, and there is no play in it to call illegal."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise UserError(
+            f"not a trace file: {where} is not JSON ({exc.msg} at column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise UserError(
+            f"not a trace file: {where} is not a trace record (nested too deeply)"
+        ) from None
+    if not isinstance(record, dict):
+        kind = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+        what = kind.get(type(record), "a number")
+        raise UserError(f"not a trace file: {where} is {what}, not a trace record (a JSON object)")
+    return record
+
+
 def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
     """Replay every record of one trace file: (legal, illegal), each illegal one printed
-    unless ``quiet``. A file that is not UTF-8 text, or holds no record, is a UserError:
-    replay checks records, and there is nothing to check."""
+    unless ``quiet``. A file that is not UTF-8 JSON lines (a line that is not a JSON object
+    included), or holds no record, is a UserError: replay checks records, and there is
+    nothing to check."""
     from bonken_sim.engine.play import IllegalPlay
     from bonken_sim.engine.play import replay as replay_record
 
@@ -239,18 +262,12 @@ def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
                 if not line.strip():
                     continue
                 where = f"{path}:{lineno}"
+                record = _trace_record(line, where)
                 try:
-                    record = json.loads(line)
-                    if not isinstance(record, dict):
-                        raise IllegalPlay("not a JSON object")
                     scores = replay_record(record)
                     if "scores" in record and list(record["scores"]) != scores:
                         raise IllegalPlay(f"scores {record['scores']} but the play gives {scores}")
                     n_ok += 1
-                except json.JSONDecodeError as exc:
-                    n_bad += 1
-                    if not quiet:
-                        click.echo(f"{where}: not JSON: {exc.msg}")
                 except IllegalPlay as exc:
                     n_bad += 1
                     if not quiet:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from bonken_sim.files import TOO_DEEP, not_utf8, read_small_file
 from bonken_sim.rules.options import RulesError
 from bonken_sim.rules.overrides import apply_overrides, norm_key
 from bonken_sim.rules.presets import preset
@@ -39,12 +40,17 @@ def load_rules_file(path: str | Path) -> Ruleset:
     p = Path(path)
     where = f"rules file {p}"
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
+        raw = read_small_file(p)
     except OSError as exc:
         raise RulesError(f"cannot read rules file {p}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{where}: not valid TOML: {not_utf8(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RulesError(f"{where}: not valid TOML: {TOO_DEEP}") from None
     if set(data) == {"rules"} and isinstance(data["rules"], dict):
         data = data["rules"]
     data = dict(data)

@@ -152,28 +152,36 @@ def check_options(r: Ruleset, where: str) -> None:
     def bad(key: str, value: Any, allowed: str) -> RulesError:
         return RulesError(f"{where}: {key} = {value!r} is not allowed (expected {allowed})")
 
+    def word(key: str, words: Any) -> None:
+        # a word of ``words``; a list, table or number is refused before it is looked up
+        value = getattr(r, key)
+        if not isinstance(value, str) or value not in words:
+            raise bad(key, value, " or ".join(words))
+
+    def true_or_false(key: str) -> None:
+        value = getattr(r, key)
+        if not isinstance(value, bool):
+            raise bad(key, value, "true or false")
+
     if not isinstance(r.name, str) or not r.name.strip():
         raise bad("name", r.name, "a non-empty text")
-    if r.heart_lead not in HEART_LEADS:
-        raise bad("heart_lead", r.heart_lead, " or ".join(HEART_LEADS))
-    if r.trump_play not in TRUMP_PLAYS:
-        raise bad("trump_play", r.trump_play, " or ".join(TRUMP_PLAYS))
-    if isinstance(r.domino_open, bool) or r.domino_open not in DOMINO_OPENS:
+    word("heart_lead", HEART_LEADS)
+    word("trump_play", TRUMP_PLAYS)
+    if type(r.domino_open) is not int or r.domino_open not in DOMINO_OPENS:
         raise bad("domino_open", r.domino_open, "8 or 7")
-    if r.domino_aces not in DOMINO_ACES:
-        raise bad("domino_aces", r.domino_aces, " or ".join(DOMINO_ACES))
-    if not isinstance(r.domino_ace_or_two, bool):
-        raise bad("domino_ace_or_two", r.domino_ace_or_two, "true or false")
-    if not isinstance(r.chooser_doubles, bool):
-        raise bad("chooser_doubles", r.chooser_doubles, "true or false")
-    if r.order not in ORDERS:
-        raise bad("order", r.order, " or ".join(ORDERS))
-    if not isinstance(r.doubling, bool):
-        raise bad("doubling", r.doubling, "true or false")
+    word("domino_aces", DOMINO_ACES)
+    true_or_false("domino_ace_or_two")
+    true_or_false("chooser_doubles")
+    word("order", ORDERS)
+    true_or_false("doubling")
     check_negatives(r.negatives, where)
     if r.beer_card and r.domino_ace_or_two:
         raise bad("domino_ace_or_two", r.domino_ace_or_two, "false: this ruleset plays no domino")
     want = point_keys(r.negatives)
+    if not isinstance(r.points, tuple) or not all(
+        isinstance(p, tuple) and len(p) == 2 for p in r.points
+    ):
+        raise RulesError(f"{where}: points = {r.points!r} is not a table of point values")
     keys = [k for k, _ in r.points]
     if keys != list(want):
         raise RulesError(f"{where}: points must list {', '.join(want)} in that order")

@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from bonken_sim.files import TOO_DEEP, not_utf8, read_small_file
+
 #: Every option a run config file may set, in the order ``unknown option`` lists them.
 RUN_CONFIG_KEYS = (
     "deals",
@@ -31,20 +33,35 @@ RUN_CONFIG_KEYS = (
     "ruleset",
     "rules",
 )
+#: The flags: true or false.
+_FLAGS = ("resume", "force", "json", "quiet")
+#: The counts and numbers: a whole number or its text (``"1e6"``, ``"0x10"``; a count may
+#: also be a TOML float such as ``1e6``).
+_NUMBERS = ("deals", "seed", "threads", "chunk_size", "workers")
+#: The comma lists: text or a list of texts.
+_LISTS = ("strategies", "contracts")
+# every other key is text (out, executor, scheduler, write_parts, ruleset, rules)
 
 
 class RunConfigFileError(ValueError):
-    """A config file that is not valid TOML or sets an unknown option."""
+    """A config file that is not valid TOML, sets an unknown option or gives an option a
+    value of the wrong type."""
 
 
 def read_run_config(path: str | Path) -> dict[str, Any]:
     """The options ``path`` sets: {option name with underscores: value as the command line
-    would give it}. An unreadable file raises OSError; a bad one RunConfigFileError."""
-    with open(path, "rb") as fh:
-        try:
-            doc = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise RunConfigFileError(f"not valid TOML: {exc}") from None
+    would give it}. An unreadable file raises OSError (``files.CannotRead`` for one that is
+    not a regular file of at most 1 MiB, refused before it is read); a bad one
+    RunConfigFileError."""
+    raw = read_small_file(path)
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RunConfigFileError(f"not valid TOML: {not_utf8(exc)}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RunConfigFileError(f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RunConfigFileError(f"not valid TOML: {TOO_DEEP}") from None
     if isinstance(doc.get("run"), dict):
         doc = doc["run"]
     options = {}
@@ -53,7 +70,25 @@ def read_run_config(path: str | Path) -> dict[str, Any]:
         if name not in RUN_CONFIG_KEYS:
             known = ", ".join(k.replace("_", "-") for k in RUN_CONFIG_KEYS)
             raise RunConfigFileError(f"unknown option {key!r} (known: {known})")
+        _check_type(key, name, item)
         if isinstance(item, list):
-            item = ",".join(str(x) for x in item)
+            item = ",".join(item)
         options[name] = item
     return options
+
+
+def _check_type(key: str, name: str, item: Any) -> None:
+    """RunConfigFileError naming ``key`` unless ``item`` has a type its option takes (the
+    value itself is checked later, as the command line's is)."""
+    if name in _FLAGS:
+        ok, expected = isinstance(item, bool), "true or false"
+    elif name in _NUMBERS:
+        number = isinstance(item, int | float) and not isinstance(item, bool)
+        ok, expected = number or isinstance(item, str), "a number or its text"
+    elif name in _LISTS:
+        texts = isinstance(item, list) and all(isinstance(x, str) for x in item)
+        ok, expected = texts or isinstance(item, str), "a text or a list of texts"
+    else:
+        ok, expected = isinstance(item, str), "a text"
+    if not ok:
+        raise RunConfigFileError(f"{key} = {item!r} is not allowed (expected {expected})")

@@ -181,10 +181,14 @@ def test_replay_reports_a_tampered_record(tmp_path, capsys):
     run(capsys, "trace", "--deals", "2", "--seed", "3", "--contracts", "vrouwen", "--out", str(out))
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     recs[1]["scores"][0] += 30
-    out.write_text("\n".join(json.dumps(r) for r in recs) + "\nnot json\n")
+    out.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
     code, text, _ = run(capsys, "replay", str(out))
     assert code == 1
-    assert "scores" in text and "not JSON" in text and "1 legal, 2 illegal" in text
+    assert "scores" in text and "1 legal, 1 illegal" in text
+    # a line that is not JSON is no illegal record: the file is not a trace (exit 2)
+    out.write_text("\n".join(json.dumps(r) for r in recs) + "\nnot json\n")
+    code, _, err = run(capsys, "replay", str(out))
+    assert code == 2 and f"not a trace file: {out}:3 is not JSON" in err
 
 
 def test_console_script_runs_warmup():

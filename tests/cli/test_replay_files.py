@@ -45,3 +45,39 @@ def test_an_empty_file_among_traces_is_named(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and f"no records in {empty}" in err
     code, out, _ = run(capsys, "replay", str(trace))
     assert code == 0 and out == "12 legal, 0 illegal\n"
+
+
+@pytest.mark.parametrize(
+    "content, line, what",
+    [
+        ("hello\n", 1, "is not JSON (Expecting value at column 1)"),
+        ("\n[1, 2]\n", 2, "is an array, not a trace record (a JSON object)"),
+        ("5\n", 1, "is a number, not a trace record (a JSON object)"),
+        ("[" * 50_000 + "]" * 50_000, 1, "is not a trace record (nested too deeply)"),
+    ],
+    ids=["text", "array", "number", "deep"],
+)
+def test_a_line_that_is_not_a_record_is_an_error(tmp_path, capsys, content, line, what):
+    path = tmp_path / "text.jsonl"
+    path.write_text(content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err == f"bonken-sim: error: not a trace file: {path}:{line} {what}\n"
+
+
+def test_a_truncated_trace_is_an_error_naming_its_line(tmp_path, capsys):
+    trace = tmp_path / "t.jsonl"
+    assert main(["trace", "--deals", "1", "--seed", "1", "--out", str(trace)]) == 0
+    lines = trace.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:3]) + "\n" + lines[3][: len(lines[3]) // 2])
+    capsys.readouterr()
+    code, out, err = run(capsys, "replay", str(cut))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"bonken-sim: error: not a trace file: {cut}:4 is not JSON (")
+    # an illegal play in a well-formed record is still counted, exit 1
+    record = json.loads(lines[0])
+    record["plays"][0], record["plays"][1] = record["plays"][1], record["plays"][0]
+    cut.write_text(json.dumps(record) + "\n" + lines[1] + "\n")
+    code, out, _ = run(capsys, "replay", str(cut))
+    assert code == 1 and out.endswith("1 legal, 1 illegal\n")

@@ -105,6 +105,54 @@ def test_impossible_option_values_name_the_key(change, key):
         Ruleset(**change)
 
 
+# A value of the wrong type for each option: refused with the key named, never looked up
+# (a list or table is unhashable) or taken as a number (7.0 == 7).
+WRONG_TYPES = {
+    "name": ('["x"]', "{ a = 1 }", "5", "2020-01-01"),
+    "heart_lead": ('["free"]', "{ a = 1 }", "5", "true"),
+    "trump_play": ('["x"]', "{ a = 1 }", "1.5", "true"),
+    "domino_open": ("[7]", "{ a = 1 }", "7.0", "true"),
+    "domino_aces": ('["x"]', "{ a = 1 }", "1", "false"),
+    "domino_ace_or_two": ("[true]", "{ a = 1 }", "1", '"true"'),
+    "order": ('["free"]', "{ a = 1 }", "0", "true"),
+    "doubling": ("[true]", "{ a = 1 }", "1", '"on"'),
+    "chooser_doubles": ("[true]", "{ a = 1 }", "0.0", '"yes"'),
+}
+
+
+@pytest.mark.parametrize(
+    "key, value", [(k, v) for k, values in WRONG_TYPES.items() for v in values]
+)
+def test_a_value_of_the_wrong_type_names_the_file_and_key(tmp_path, key, value):
+    p = tmp_path / "q.toml"
+    p.write_text(f"{key} = {value}\n")
+    with pytest.raises(RulesError) as err:
+        load_rules_file(p)
+    assert str(err.value).startswith(f"rules file {p}: {key} = ")
+    assert "is not allowed (expected " in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        ({"heart_lead": ["free"]}, "heart_lead"),
+        ({"trump_play": {"a": 1}}, "trump_play"),
+        ({"domino_aces": ["high"]}, "domino_aces"),
+        ({"order": ["free"]}, "order"),
+        ({"domino_open": 7.0}, "domino_open"),
+        ({"points": 5}, "points"),
+        ({"points": ((1, 2, 3),)}, "points"),
+    ],
+)
+def test_a_record_value_of_the_wrong_type_names_the_key(change, key):
+    with pytest.raises(RulesError, match=f"ruleset: {key} = "):
+        Ruleset(**change)
+    record = {**STANDARD.to_dict(), **change}
+    if key != "points":  # a record's points are read as a table first
+        with pytest.raises(RulesError, match=f"record: {key} = "):
+            Ruleset.from_dict(record, where="record")
+
+
 def test_record_errors_name_the_key():
     d = STANDARD.to_dict()
     with pytest.raises(RulesError, match="unknown key 'extra'"):
@@ -230,6 +278,33 @@ def test_bad_rules_files_name_the_key(tmp_path, text, fragment):
         load_rules_file(p)
     assert fragment in str(err.value)
     assert str(p) in str(err.value)
+
+
+def test_a_rules_file_not_utf8_or_nested_too_deeply_names_the_file(tmp_path):
+    p = tmp_path / "q.toml"
+    p.write_bytes(b"\xff\xfe")
+    with pytest.raises(RulesError) as err:
+        load_rules_file(p)
+    assert (
+        str(err.value) == f"rules file {p}: not valid TOML: not UTF-8 text (byte 0xff at offset 0)"
+    )
+    p.write_text("heart_lead = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(RulesError) as err:
+        load_rules_file(p)
+    assert str(err.value) == f"rules file {p}: not valid TOML: lists or tables nested too deeply"
+
+
+def test_a_rules_file_must_be_a_small_regular_file(tmp_path):
+    with pytest.raises(RulesError) as err:
+        load_rules_file("/dev/zero")  # read whole, it would fill the memory
+    assert str(err.value) == "cannot read rules file /dev/zero: not a regular file"
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(RulesError) as err:
+        load_rules_file(big)
+    assert str(err.value) == (
+        f"cannot read rules file {big}: 1,048,579 bytes, more than the 1 MiB allowed"
+    )
 
 
 def test_missing_rules_file_and_both_options():

@@ -46,6 +46,37 @@ def test_rules_errors_are_one_line(capsys, tmp_path):
     assert "trump_play = 'sometimes'" in err and str(bad) in err
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'heart_lead = ["free"]\n',
+        'trump_play = ["x"]\n',
+        'domino_aces = ["x"]\n',
+        "heart_lead = {a=1}\n",
+    ],
+)
+def test_rules_a_list_or_table_value_is_one_line(capsys, tmp_path, text):
+    q = tmp_path / "q.toml"
+    q.write_text(text)
+    code, out, err = run(capsys, "rules", "--rules", str(q))
+    key = text.split(" =")[0]
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"bonken-sim: error: rules file {q}: {key} = ")
+
+
+def test_rules_file_not_utf8_or_not_a_regular_file_is_one_line_naming_it(capsys, tmp_path):
+    q = tmp_path / "q.toml"
+    q.write_bytes(b"\xff\xfe")
+    code, _, err = run(capsys, "rules", "--rules", str(q))
+    assert code == 2 and err == (
+        f"bonken-sim: error: rules file {q}: not valid TOML: "
+        "not UTF-8 text (byte 0xff at offset 0)\n"
+    )
+    code, _, err = run(capsys, "rules", "--rules", "/dev/zero")
+    assert code == 2
+    assert err == "bonken-sim: error: cannot read rules file /dev/zero: not a regular file\n"
+
+
 def test_play_under_a_ruleset(capsys):
     args = ["play", "--seed", "1", "--deal", "4", "--contract", "vrouwen", "--json"]
     code, out, _ = run(capsys, *args, "--ruleset", "double-points")

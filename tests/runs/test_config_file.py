@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bonken_sim.files import CannotRead
 from bonken_sim.runs.config_file import RUN_CONFIG_KEYS, RunConfigFileError, read_run_config
 
 
@@ -47,3 +48,73 @@ def test_bad_toml_and_missing_file(tmp_path):
         read_run_config(bad)
     with pytest.raises(FileNotFoundError):
         read_run_config(tmp_path / "missing.toml")
+    bad.write_text("deals = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(RunConfigFileError, match="^not valid TOML: lists or tables nested too"):
+        read_run_config(bad)
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("force = 0", "true or false"),
+        ("quiet = 1", "true or false"),
+        ("json = 1", "true or false"),
+        ('resume = "yes"', "true or false"),
+        ("deals = [1]", "a number or its text"),
+        ("chunk-size = { a = 1 }", "a number or its text"),
+        ("seed = true", "a number or its text"),
+        ("threads = [2]", "a number or its text"),
+        ("workers = 2020-01-01", "a number or its text"),
+        ("strategies = [1, 2]", "a text or a list of texts"),
+        ("contracts = { a = 1 }", "a text or a list of texts"),
+        ("out = { a = 1 }", "a text"),
+        ('out = ["a", "b"]', "a text"),
+        ("executor = 1", "a text"),
+        ("scheduler = true", "a text"),
+        ('write-parts = ["driver"]', "a text"),
+        ("ruleset = { name = 1 }", "a text"),
+        ("rules = 5", "a text"),
+    ],
+)
+def test_a_value_of_the_wrong_type_names_the_key(tmp_path, line, expected):
+    path = tmp_path / "run.toml"
+    path.write_text(f"[run]\n{line}\n")
+    with pytest.raises(RunConfigFileError) as err:
+        read_run_config(path)
+    key = line.split(" =")[0]
+    assert str(err.value).startswith(f"{key} = ")
+    assert str(err.value).endswith(f" is not allowed (expected {expected})")
+
+
+def test_numbers_may_be_numbers_or_text(tmp_path):
+    path = tmp_path / "run.toml"
+    path.write_text('deals = 1e6\nseed = "0x10"\nthreads = 2\nworkers = "3"\nforce = false\n')
+    assert read_run_config(path) == {
+        "deals": 1e6,
+        "seed": "0x10",
+        "threads": 2,
+        "workers": "3",
+        "force": False,
+    }
+
+
+def test_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "run.toml"
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(RunConfigFileError) as err:
+        read_run_config(path)
+    assert str(err.value) == "not valid TOML: not UTF-8 text (byte 0xff at offset 0)"
+
+
+def test_only_a_small_regular_file_is_read(tmp_path):
+    with pytest.raises(CannotRead) as err:
+        read_run_config("/dev/zero")  # read whole, it would fill the memory
+    assert err.value.strerror == "not a regular file"
+    with pytest.raises(CannotRead) as err:
+        read_run_config(tmp_path)
+    assert err.value.strerror == "is a directory"
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(CannotRead) as err:
+        read_run_config(big)
+    assert err.value.strerror == "1,048,579 bytes, more than the 1 MiB allowed"

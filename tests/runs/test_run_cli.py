@@ -303,6 +303,33 @@ def test_config_file_errors(capsys, tmp_path):
     assert code == 2 and "--deals must be positive" in err
 
 
+@pytest.mark.parametrize(
+    "line", ["force = 0", "quiet = 1", "json = 1", "out = { a = 1 }", "deals = [10]"]
+)
+def test_config_file_value_of_the_wrong_type_is_one_line(capsys, tmp_path, line):
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(f"{line}\n")
+    out = tmp_path / "r"
+    code, stdout, err = cli(capsys, "run", "--config", cfg, "--deals", "10", "--out", out)
+    key = line.split(" =")[0]
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert err.startswith(f"bonken-sim: error: --config {cfg}: {key} = ")
+    assert "is not allowed (expected " in err
+    assert not out.exists()
+
+
+def test_config_file_not_utf8_or_not_a_regular_file_is_one_line(capsys, tmp_path):
+    cfg = tmp_path / "run.toml"
+    cfg.write_bytes(b"\xff\xfe")
+    code, _, err = cli(capsys, "run", "--config", cfg)
+    assert code == 2 and err == (
+        f"bonken-sim: error: --config {cfg}: not valid TOML: not UTF-8 text "
+        "(byte 0xff at offset 0)\n"
+    )
+    code, _, err = cli(capsys, "run", "--config", "/dev/zero")
+    assert code == 2 and err == "bonken-sim: error: --config /dev/zero: not a regular file\n"
+
+
 def test_make_config_errors_name_the_option():
     with pytest.raises(RunError, match="--threads"):
         make_config(deals=10, threads=1000)
