@@ -17,8 +17,11 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 WAIT_SECONDS = 5.0  # for killed workers to be gone: far more than the kernel needs
 WATCH_EVERY = 0.1  # how often workers_watched looks at the workers
@@ -101,3 +104,30 @@ def workers_watched(executor: Executor) -> Iterator[None]:
     finally:
         done.set()
         watcher.join()
+
+
+def interruptible(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, run in a daemon thread while this thread waits in short joins.
+
+    A numba kernel holds the thread that calls it until it returns, and Python runs a
+    signal's handler in the main thread only between bytecodes: Ctrl-C or SIGTERM during a
+    long kernel (an expert seat searching with many samples, say) waited for it, for hours.
+    Waiting here instead, the main thread takes the signal at once and the command stops as
+    it does anywhere else; the kernel's thread is left to end with the process (the arrays it
+    writes stay alive with its frame). For kernels whose arrays nothing else shares."""
+    box: list[Any] = []
+
+    def work() -> None:
+        try:
+            box.append((True, fn(*args)))
+        except BaseException as exc:  # handed to the caller
+            box.append((False, exc))
+
+    thread = threading.Thread(target=work, name="kernel", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(WATCH_EVERY)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value

@@ -20,6 +20,7 @@ from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNE
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO, standard_table
 from bonken_sim._core.trick import beats
+from bonken_sim.processes import interruptible
 from bonken_sim.rules.names import (
     Strategy,
     Variant,
@@ -350,7 +351,9 @@ def play(
     tricks = np.zeros(4, np.int64)
     order = np.zeros(4, np.int64)
     trace = np.zeros(K.TRACE_LEN, np.int64)
-    n = K.trace_deal(
+    # interruptible: an expert seat's search can run for minutes, and Ctrl-C must stop it
+    n = interruptible(
+        K.trace_deal,
         seed_key(seed),
         deal,
         dealer,

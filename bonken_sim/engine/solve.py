@@ -17,6 +17,7 @@ import numpy as np
 
 from bonken_sim._core import solver as S
 from bonken_sim.engine.play import check_dealer, deal_hands, is_domino
+from bonken_sim.processes import interruptible
 from bonken_sim.rules.names import Variant, card_str, make_variant, mask_cards, parse_hand
 from bonken_sim.rules.rulesets import Ruleset, as_ruleset
 
@@ -178,22 +179,29 @@ def solve(
     row = rules.table[variant.id]
     h = np.array(masks, dtype=np.uint64)
     sc = _SCRATCH
-    with sc.lock:
-        sc.ensure(int(table_bits))
-        start = time.perf_counter()
-        value = S.solve_cards(
-            h, leader, seat, row, sc.table, sc.ctx, sc.si, sc.su, sc.values, int(max_nodes)
-        )
-        seconds = time.perf_counter() - start
-        nodes = int(sc.ctx[S.C_NODES])
-        if sc.ctx[S.C_ABORTED]:
-            raise NotSolved(nodes, seconds)
-        cards = {
-            card_str(c): int(sc.values[c])
-            for c in sorted(range(52), key=lambda c: (-(c % 13), -(c // 13)))
-            if sc.values[c] != S.NO_VALUE
-        }
-    return SolveResult(seat, leader, int(value), cards, nodes, seconds)
+
+    def locked_solve() -> SolveResult:
+        # The lock is taken in the solving thread: an interrupted caller leaves the scratch
+        # to the search still running, and the next solve waits for it.
+        with sc.lock:
+            sc.ensure(int(table_bits))
+            start = time.perf_counter()
+            value = S.solve_cards(
+                h, leader, seat, row, sc.table, sc.ctx, sc.si, sc.su, sc.values, int(max_nodes)
+            )
+            seconds = time.perf_counter() - start
+            nodes = int(sc.ctx[S.C_NODES])
+            if sc.ctx[S.C_ABORTED]:
+                raise NotSolved(nodes, seconds)
+            cards = {
+                card_str(c): int(sc.values[c])
+                for c in sorted(range(52), key=lambda c: (-(c % 13), -(c // 13)))
+                if sc.values[c] != S.NO_VALUE
+            }
+        return SolveResult(seat, leader, int(value), cards, nodes, seconds)
+
+    # interruptible: a large node budget can mean hours, and Ctrl-C must stop it
+    return interruptible(locked_solve)
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,16 @@ def _working(proc: subprocess.Popen) -> bool:
     return _threads(proc.pid) >= 3
 
 
+def _busy(seconds: float) -> Callable[[subprocess.Popen], bool]:
+    """The command has used ``seconds`` of CPU time: past its imports, in its kernel."""
+
+    def ready(proc: subprocess.Popen) -> bool:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds
+
+    return ready
+
+
 def _appears(folder: Path, pattern: str) -> Callable[[subprocess.Popen], bool]:
     return lambda proc: any(folder.glob(pattern))
 
@@ -150,6 +160,25 @@ def test_trace_stopped_leaves_no_file(tmp_path, sig):
     code, out, err = _stop_when(args, _appears(tmp_path, ".t.jsonl.*.tmp"), sig)
     assert (code, err) == (STATUS[sig], MESSAGE[sig]) and out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_play_stopped_in_a_search_of_hours(sig):
+    """An expert seat solving every sample to the end (hours per decision) stops at once: the
+    kernel runs beside the main thread, which takes the signal (it waited for the kernel)."""
+    args = ["play", "--seed", "1", "--contract", "bukken", "--strategies",
+            "expert,basic,basic,basic", "--expert-exact-tricks", "13", "--expert-samples",
+            "65535"]  # fmt: skip
+    code, out, err = _stop_when(args, _busy(4.0), sig)
+    assert (code, err) == (STATUS[sig], MESSAGE[sig]) and out == ""
+
+
+def test_solve_stopped_in_a_search_of_days():
+    """A full deal of bukken with a budget of days stops at once on Ctrl-C."""
+    args = ["solve", "--seed", "1", "--deal", "0", "--contract", "bukken", "--leader", "1",
+            "--seat", "0", "--max-nodes", "1e12"]  # fmt: skip
+    code, out, err = _stop_when(args, _busy(4.0), signal.SIGINT)
+    assert (code, err) == (STATUS[signal.SIGINT], MESSAGE[signal.SIGINT]) and out == ""
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
