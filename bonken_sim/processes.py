@@ -114,7 +114,8 @@ def interruptible(fn: Callable[..., T], *args: Any) -> T:
     long kernel (an expert seat searching with many samples, say) waited for it, for hours.
     Waiting here instead, the main thread takes the signal at once and the command stops as
     it does anywhere else; the kernel's thread is left to end with the process (the arrays it
-    writes stay alive with its frame). For kernels whose arrays nothing else shares."""
+    writes stay alive with its frame). For kernels whose arrays nothing else shares, and
+    calls long enough that a thread's start (tens of microseconds) does not count."""
     box: list[Any] = []
 
     def work() -> None:

@@ -351,21 +351,15 @@ def play(
     tricks = np.zeros(4, np.int64)
     order = np.zeros(4, np.int64)
     trace = np.zeros(K.TRACE_LEN, np.int64)
-    # interruptible: an expert seat's search can run for minutes, and Ctrl-C must stop it
-    n = interruptible(
-        K.trace_deal,
-        seed_key(seed),
-        deal,
-        dealer,
-        variant.id,
-        strategy_array(strats),
-        rules.table,
-        hands,
-        scores,
-        tricks,
-        order,
-        trace,
-    )
+    args = (seed_key(seed), deal, dealer, variant.id, strategy_array(strats), rules.table)
+    outs = (hands, scores, tricks, order, trace)
+    if any(is_expert(s) for s in strats):
+        # An expert seat's search can run for hours (many samples, each solved to the end),
+        # and Ctrl-C must stop it. Other deals take microseconds: a thread each would cost
+        # more than the deal (`trace` plays millions).
+        n = interruptible(K.trace_deal, *args, *outs)
+    else:
+        n = K.trace_deal(*args, *outs)
     hand_list = [int(h) for h in hands]
     plays: list[int | None] = [None if c == PASS else int(c) for c in trace[:n]]
     out_order = []
