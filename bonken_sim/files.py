@@ -110,8 +110,19 @@ def _temp_beside(path: Path) -> tuple[int, str]:
     """A new hidden temporary file in ``path``'s directory: (open descriptor, name)."""
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise CannotWrite(path, f"directory {parent} does not exist")
+        raise CannotWrite(path, _no_directory(parent))
     try:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
     except OSError as exc:
         raise CannotWrite(path, exc.strerror or str(exc)) from None
+
+
+def _no_directory(parent: Path) -> str:
+    """Why ``parent``, not a directory, cannot hold a file: the first of it and its ancestors
+    that exists is not a directory, or it does not exist."""
+    for above in (parent, *parent.parents):
+        if os.path.lexists(above):
+            if not above.is_dir():
+                return f"{above} is not a directory"
+            break
+    return f"directory {parent} does not exist"

@@ -254,10 +254,14 @@ def run_tournament(
 
 
 def _ci(iv: Interval, pct: bool = False) -> str:
+    """A rate with its interval, or a mean ± its half-width; a mean of one deal set has no
+    interval: the mean alone, its decimals in line with those of the others."""
     if iv.n == 0 or math.isnan(iv.mean):
         return "-"
     if pct:
         return f"{iv.mean:6.1%} [{iv.lo:.1%}, {iv.hi:.1%}]"
+    if math.isnan(iv.lo):
+        return f"{iv.mean:+8.2f}{'':8s}"
     return f"{iv.mean:+8.2f} ± {(iv.hi - iv.lo) / 2:5.2f}"
 
 
@@ -266,6 +270,14 @@ def to_text(result: dict[str, Any]) -> str:
         f"tournament: {result['games']:,} games = {result['deal_sets']:,} deal sets × "
         f"{result['arrangements']} seatings, seed {result['seed']}, order {result['order']}, "
         f"doubling {'on' if result['doubling'] else 'off'}",
+        *(
+            [
+                "one deal set: the means over deal sets have no 95% CI "
+                f"(--games {2 * result['arrangements']} or more gives them one)"
+            ]
+            if result["deal_sets"] < 2
+            else []
+        ),
         "",
         f"  {'profile':20s}{'win rate (95% CI)':>26s}   {'mean total (95% CI)':>20s}",
     ]
@@ -288,4 +300,4 @@ def to_text(result: dict[str, Any]) -> str:
     for c in result["profiles"][names[0]]["per_contract"]:
         row = "".join(f"{_ci(result['profiles'][n]['per_contract'][c]):>22s}" for n in names)
         lines.append(f"  {c:14s}{row}")
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)

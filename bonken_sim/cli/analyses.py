@@ -10,6 +10,7 @@ import click
 
 from bonken_sim.cli.common import (
     FORCE_HELP,
+    OutPath,
     UserError,
     analysis_threads_option,
     call_or_fail,
@@ -122,7 +123,7 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     default="results/ladder.json",
     show_default=True,
     metavar="FILE",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutPath(dir_okay=False, path_type=Path),
     help="Where to save the tables as JSON ('-' for none).",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)

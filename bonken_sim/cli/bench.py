@@ -8,7 +8,13 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import UserError, call_or_fail, compile_first, count_option
+from bonken_sim.cli.common import (
+    OutPath,
+    UserError,
+    call_or_fail,
+    compile_first,
+    count_option,
+)
 from bonken_sim.cli.console import StageLine
 
 
@@ -83,7 +89,7 @@ def _job_sizes(jobs: str) -> dict[str, int]:
     default="benchmarks/results",
     show_default=True,
     metavar="DIR",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutPath(file_okay=False, path_type=Path),
     help="Folder for the JSON result.",
 )
 @click.option(

@@ -61,6 +61,21 @@ def seed_option(ctx: click.Context, param: click.Parameter, value: str | None) -
         raise click.BadParameter(str(exc)) from None
 
 
+def deal_index(value: str | int | None, name: str = "--deal") -> int | None:
+    """A deal index of a seed, 0 to 2**63-1 (None stays None)."""
+    from bonken_sim.engine.play import MAX_DEAL
+
+    if value is None:
+        return None
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        n = -1
+    if not 0 <= n <= MAX_DEAL:
+        raise UserError(f"{name} must be an integer from 0 to 2**63-1, got {value!r}")
+    return n
+
+
 def run_seed_option(f):
     """--seed S, required (play, trace)."""
     return click.option(
@@ -387,6 +402,17 @@ def run_with_progress(
 
 
 FORCE_HELP = "Replace the --out file if it exists."
+
+
+class OutPath(click.Path):
+    """The path type of an --out option: click.Path that refuses an empty path (``Path("")``
+    is the current directory, and a deal run took it for no --out at all)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "":
+            name = param.opts[0] if param is not None and param.opts else "--out"
+            raise UserError(f"{name} must not be empty")
+        return super().convert(value, param, ctx)
 
 
 def check_out_file(path: Path, force: bool) -> None:

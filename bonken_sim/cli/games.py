@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from bonken_sim.cli.common import (
+    OutPath,
     UserError,
     analysis_threads_option,
     call_or_fail,
@@ -62,7 +63,7 @@ def _profiles_help() -> str:
     "--chunk-size", default=None, metavar="N", help="Games per Parquet part. [default: 20k]"
 )
 @click.option(
-    "--out", default=None, metavar="DIR", type=click.Path(path_type=Path), help="Run directory."
+    "--out", default=None, metavar="DIR", type=OutPath(path_type=Path), help="Run directory."
 )
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--force", is_flag=True, help="Replace an existing game run in --out.")

@@ -10,11 +10,13 @@ import click
 from bonken_sim.cli.common import (
     FORCE_HELP,
     REPLAY,
+    OutPath,
     UserError,
     call_or_fail,
     check_out_file,
     compile_first,
     count_option,
+    deal_index,
     echo_lines,
     expert_options,
     expert_strategies,
@@ -31,7 +33,7 @@ from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_varia
 @click.command()
 @run_seed_option
 @click.option(
-    "--deal", "deal", default="0", show_default=True, metavar="N", help="Deal index (0, 1, 2, ...)."
+    "--deal", "deal", default="0", show_default=True, metavar="N", help="Deal index (0 to 2**63-1)."
 )
 @click.option(
     "--contract",
@@ -55,12 +57,7 @@ def play(
     from bonken_sim.engine.play import play as play_deal
 
     strategies = expert_strategies(strategies, expert_samples, expert_exact)
-    try:
-        deal_i = int(deal)
-    except ValueError:
-        raise UserError(f"--deal must be a non-negative integer, got {deal!r}") from None
-    if deal_i < 0:
-        raise UserError(f"--deal must be a non-negative integer, got {deal!r}")
+    deal_i = deal_index(deal)
     rules = resolve_rules(ruleset, rules_file)
     variant = call_or_fail(make_variant, contract, trump, ruleset=rules)
     compile_first(plays("trace", strategies))
@@ -166,7 +163,7 @@ def _dealer_of(dealer: str):
     "out",
     required=True,
     metavar="FILE",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutPath(dir_okay=False, path_type=Path),
     help="Output JSONL file ('-' for stdout).",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import call_or_fail, run_with_progress
+from bonken_sim.cli.common import OutPath, call_or_fail, run_with_progress
 from bonken_sim.cli.console import StageLine
 
 
@@ -16,7 +16,7 @@ from bonken_sim.cli.console import StageLine
 @click.option(
     "--out",
     metavar="DIR",
-    type=click.Path(path_type=Path),
+    type=OutPath(path_type=Path),
     help="Report folder. [default: RUN_DIR/_report]",
 )
 @click.option(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import echo_lines, resolve_rules
+from bonken_sim.cli.common import UserError, echo_lines, resolve_rules
 
 
 @click.command("rules")
@@ -34,6 +34,8 @@ def rules_cmd(name, rules_file, as_json):
             click.echo(f"  {key:14s} {text}")
         click.echo("A rules file (--rules FILE.toml) starts from one of them; see the README.")
         return
+    if name is not None and rules_file is not None:
+        raise UserError("give NAME or --rules, not both (a rules file names its preset)")
     r = resolve_rules(name, rules_file)
     if as_json:
         click.echo(json.dumps(r.to_dict(), indent=2))

@@ -10,6 +10,7 @@ import click
 
 from bonken_sim.cli.common import (
     RULES_HELP,
+    OutPath,
     UserError,
     call_or_fail,
     compile_first,
@@ -91,6 +92,7 @@ def _load_config_file(ctx: click.Context, param: click.Parameter, value: str | N
     "--out",
     metavar="DIR",
     envvar="BONKEN_SIM_OUT",
+    type=OutPath(),
     help="Run directory. [default: a new results/run-<time>-seed<seed>]",
 )
 @click.option(

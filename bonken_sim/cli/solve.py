@@ -12,6 +12,7 @@ from bonken_sim.cli.common import (
     call_or_fail,
     compile_first,
     count_option,
+    deal_index,
     resolve_rules,
     ruleset_options,
     seed_option,
@@ -37,7 +38,9 @@ def _position(hands, seed, deal, dealer, leader):
     """(hands, leader) of --hands/--leader, or of --seed/--deal/--dealer."""
     from bonken_sim.engine.solve import engine_deal
 
-    if (hands is None) == (seed is None):
+    if hands is None and seed is None:
+        raise UserError("give the position: --hands (with --leader) or --seed (with --deal)")
+    if hands is not None and seed is not None:
         raise UserError("give either --hands or --seed (with --deal), not both")
     if hands is not None:
         if deal is not None or dealer is not None:
@@ -45,8 +48,7 @@ def _position(hands, seed, deal, dealer, leader):
         if leader is None:
             raise UserError("--hands needs --leader (the seat to lead the next trick)")
         return hands, leader
-    if deal is not None and deal < 0:
-        raise UserError(f"--deal must be a non-negative integer, got {deal}")
+    deal = deal_index(deal)
     masks, first = call_or_fail(engine_deal, seed, deal or 0, 0 if dealer is None else dealer)
     return masks, first if leader is None else leader
 
@@ -108,7 +110,7 @@ def format_result(r, name: str) -> list[str]:
     help="Take deal --deal of this run seed.",
 )
 @click.option(
-    "--deal", default=None, type=int, metavar="N", help="Deal index with --seed [default: 0]."
+    "--deal", default=None, metavar="N", help="Deal index with --seed, 0 to 2**63-1 [default: 0]."
 )
 @click.option(
     "--dealer", default=None, type=int, metavar="SEAT", help="Dealer seat with --seed [default: 0]."

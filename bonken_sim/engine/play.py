@@ -35,6 +35,8 @@ from bonken_sim.rules.names import (
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, as_ruleset
 
 MAX_SEED = 2**64 - 1
+#: the largest deal index of a seed (the kernels take it as an int64)
+MAX_DEAL = 2**63 - 1
 _TABLE = standard_table()
 
 
@@ -49,8 +51,8 @@ def check_seed(seed: int) -> int:
 
 
 def check_deal(deal: int) -> int:
-    if not isinstance(deal, int | np.integer) or not 0 <= int(deal) < 2**63:
-        raise ValueError(f"deal index must be a non-negative integer, got {deal!r}")
+    if not isinstance(deal, int | np.integer) or not 0 <= int(deal) <= MAX_DEAL:
+        raise ValueError(f"deal index must be an integer from 0 to 2**63-1, got {deal!r}")
     return int(deal)
 
 

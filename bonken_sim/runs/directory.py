@@ -302,9 +302,9 @@ def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> Path:
             raise kind.error(f"--out {root} exists and is not a directory")
         if root.is_dir():
             if (root / MANIFEST).exists():
+                _check_own_kind(kind, root, force)
                 if not force:
                     raise kind.fail(kind.taken, root)
-                _check_own_kind(kind, root)
                 _clear(kind, root)
             elif not _empty(kind, root):
                 raise kind.fail(kind.foreign_force if force else kind.foreign, root)
@@ -340,9 +340,11 @@ def _empty(kind: RunKind, root: Path) -> bool:
 KIND_NAMES = {"bonken-sim-run": "deal run", "bonken-sim-games": "game run"}
 
 
-def _check_own_kind(kind: RunKind, root: Path) -> None:
+def _check_own_kind(kind: RunKind, root: Path, force: bool) -> None:
     """``--force`` clears only a run of its own kind: a deal run is never cleared by
-    ``game --force`` nor a game run by ``run --force`` (nothing is touched)."""
+    ``game --force`` nor a game run by ``run --force`` (nothing is touched). Without
+    ``force`` the message says so too, rather than offer a --force or --resume that would
+    refuse."""
     try:
         doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
         fmt = doc.get("format") if isinstance(doc, dict) else None
@@ -350,9 +352,10 @@ def _check_own_kind(kind: RunKind, root: Path) -> None:
         fmt = None
     if fmt != kind.format:
         held = f"a {KIND_NAMES[fmt]}" if fmt in KIND_NAMES else f"a {MANIFEST} of no bonken-sim run"
+        lead = f"--force refuses to clear {root}: it holds" if force else f"--out {root} holds"
         raise kind.error(
-            f"--force refuses to clear {root}: it holds {held}, not a "
-            f"{KIND_NAMES[kind.format]}; choose another directory (nothing there is touched)"
+            f"{lead} {held}, not a {KIND_NAMES[kind.format]}; choose another directory "
+            "(nothing there is touched)"
         )
 
 

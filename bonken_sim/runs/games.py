@@ -103,8 +103,14 @@ GAME_RUN = RunKind(
     error=GameRunError,
     hint="{root} is incomplete; run the same command with --resume to finish it",
     taken="{root} already exists; use --resume to complete it or --force to replace it",
-    foreign="{root} already exists; use --resume to complete it or --force to replace it",
-    foreign_force="--force refuses to clear {root}: it is not a game run",
+    foreign=(
+        "{root} already exists and is not a game run; choose another directory (nothing there "
+        "is touched)"
+    ),
+    foreign_force=(
+        "--force refuses to clear {root}: it is not a game run; choose another directory "
+        "(nothing there is touched)"
+    ),
     cannot_create="cannot create {root}: {reason}",
     cannot_write="cannot create {root}: {reason}",
     not_writable="cannot write to {root}: permission denied",

@@ -16,6 +16,11 @@ MAX_COUNT = 10**12
 _SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
 
 
+_COUNT = re.compile(r"([0-9]*\.?[0-9]+)(?:[eE]([+]?[0-9]+))?([kKmMgGbB]?)")
+#: an underscore not between two digits (``_1000``, ``1_000_``, ``1e3_``, ``1__000``)
+_STRAY_UNDERSCORE = re.compile(r"(?<![0-9])_|_(?![0-9])")
+
+
 def parse_count(text: str | int, what: str = "count", maximum: int = MAX_COUNT) -> int:
     """``1e6``, ``2.5M``, ``10k``, ``1_000_000`` → a positive integer; anything else is an error."""
     if isinstance(text, bool):
@@ -23,8 +28,8 @@ def parse_count(text: str | int, what: str = "count", maximum: int = MAX_COUNT) 
     if isinstance(text, int):
         value = text
     else:
-        s = str(text).strip().replace("_", "")
-        m = re.fullmatch(r"([0-9]*\.?[0-9]+)(?:[eE]([+]?[0-9]+))?([kKmMgGbB]?)", s)
+        s = str(text).strip()
+        m = None if _STRAY_UNDERSCORE.search(s) else _COUNT.fullmatch(s.replace("_", ""))
         if not m:
             raise ValueError(
                 f"{what} must be a positive whole number like 1e6, 2.5M, 10k or 1_000_000, "

@@ -64,8 +64,12 @@ def test_play_json_is_a_trace_record(capsys):
         (["play", "--seed", "1", "--contract", "bukken", "--trump", "H"], "not a trump contract"),
         (["play", "--seed", "1", "--contract", "troeven"], "troeven needs a trump"),
         (["play", "--seed", "1", "--contract", "troeven", "--trump", "X"], "unknown trump"),
-        (["play", "--seed", "1", "--deal", "-1", "--contract", "bukken"], "non-negative"),
-        (["play", "--seed", "1", "--deal", "x", "--contract", "bukken"], "non-negative"),
+        (["play", "--seed", "1", "--deal", "-1", "--contract", "bukken"], "from 0 to 2**63-1"),
+        (["play", "--seed", "1", "--deal", "x", "--contract", "bukken"], "from 0 to 2**63-1"),
+        (
+            ["play", "--seed", "1", "--deal", str(2**63), "--contract", "bukken"],
+            f"--deal must be an integer from 0 to 2**63-1, got '{2**63}'",
+        ),
         (["play", "--seed", "-3", "--contract", "bukken"], "seed"),
         (
             ["play", "--seed", "1", "--contract", "bukken", "--strategies", "basic,foo"],

@@ -76,3 +76,38 @@ def test_force_is_in_the_help(capsys):
     for name in ("trace", "ladder"):
         assert main([name, "--help"]) == 0
         assert "--force" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", "--deals", "10", "--seed", "1", "--quiet"],
+        ["game", "--games", "10", "--seed", "1", "--quiet"],
+        TRACE[:-1],
+        LADDER[:-1],
+        ["report", "somewhere"],
+        ["bench", "--deals", "10"],
+    ],
+    ids=["run", "game", "trace", "ladder", "report", "bench"],
+)
+def test_an_empty_out_is_refused(tmp_path, capsys, monkeypatch, command):
+    """An empty --out is no path: not the default folder, not the current directory."""
+    monkeypatch.chdir(tmp_path)
+    code, stdout, err = run(capsys, *command, "--out", "")
+    assert (code, stdout, err) == (2, "", "bonken-sim: error: --out must not be empty\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [TRACE, LADDER], ids=["trace", "ladder"])
+@pytest.mark.parametrize("below", ["x.json", "sub/x.json"])
+def test_an_out_below_a_file_says_the_file_is_not_a_directory(
+    tmp_path, capsys, monkeypatch, command, below
+):
+    monkeypatch.setattr("bonken_sim.analyses.ladder.run_ladder", _no_work)
+    afile = tmp_path / "afile"
+    afile.write_text("keep\n")
+    out = afile / below
+    code, stdout, err = run(capsys, *command, str(out))
+    assert code == 2 and stdout == ""
+    assert err == f"bonken-sim: error: cannot write --out {out}: {afile} is not a directory\n"
+    assert afile.read_text() == "keep\n"

@@ -64,6 +64,16 @@ def test_rules_a_list_or_table_value_is_one_line(capsys, tmp_path, text):
     assert err.startswith(f"bonken-sim: error: rules file {q}: {key} = ")
 
 
+def test_rules_name_and_rules_file_together_name_what_was_given(capsys, tmp_path):
+    q = tmp_path / "q.toml"
+    q.write_text('preset = "standard"\n')
+    code, out, err = run(capsys, "rules", "strict", "--rules", str(q))
+    assert (code, out) == (2, "")
+    assert (
+        err == "bonken-sim: error: give NAME or --rules, not both (a rules file names its preset)\n"
+    )
+
+
 def test_rules_file_not_utf8_or_not_a_regular_file_is_one_line_naming_it(capsys, tmp_path):
     q = tmp_path / "q.toml"
     q.write_bytes(b"\xff\xfe")

@@ -114,6 +114,11 @@ def test_existing_directory_refused_then_forced(game_run, tmp_path):
     res = _game("--games", "100", "--out", str(other), "--force")
     assert res.exit_code == 2 and "not a game run" in res.output
     assert (other / "precious.txt").read_text() == "keep me"
+    res = _game("--games", "100", "--out", str(other))
+    assert res.exit_code == 2
+    assert "not a game run; choose another directory" in res.output
+    assert "--resume" not in res.output and "--force" not in res.output
+    assert (other / "precious.txt").read_text() == "keep me"
 
 
 @pytest.mark.parametrize(
@@ -161,6 +166,20 @@ def test_tournament_json_and_text():
             assert lo <= e["win_rate"]["mean"] <= hi and e["mean_total"]["n"] == e["seat_games"]
     res = CliRunner().invoke(cli, ["tournament", "--games", "48", "--profiles", "basic,random"])
     assert res.exit_code == 0 and "win rate" in res.output and "by seat" in res.output
+
+
+def test_tournament_of_one_deal_set_prints_means_without_an_interval():
+    """One deal set (--games at most the seatings) gives no interval over deal sets: the
+    mean totals and contract means stand alone, never ``± nan``."""
+    res = CliRunner().invoke(cli, ["tournament", "--games", "1", "--profiles", "basic,random"])
+    assert res.exit_code == 0, res.output
+    assert "nan" not in res.stdout
+    assert "6 games = 1 deal sets" in res.stdout
+    assert "one deal set: the means over deal sets have no 95% CI (--games 12 or more" in res.stdout
+    rows = [line.split() for line in res.stdout.splitlines()]
+    profile_rows = [r for r in rows if r[:1] in (["basic"], ["random"]) and len(r) == 5]
+    assert len(profile_rows) == 2  # name, rate, lo, hi, total: no ± half-width
+    assert "±" in res.stdout  # the per-seat means (several games each) keep theirs
 
 
 @pytest.mark.parametrize(

@@ -143,6 +143,26 @@ def test_force_never_clears_a_run_of_the_other_kind(kind, other, held, tmp_path,
     assert after == before  # nothing touched
 
 
+@pytest.mark.parametrize(
+    "kind, other, held",
+    [("run", "game", "a deal run, not a game run"), ("game", "run", "a game run, not a deal run")],
+)
+def test_a_run_of_the_other_kind_is_refused_without_offering_force_or_resume(
+    kind, other, held, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    assert main([*KINDS[kind], "--out", str(out), "--quiet"]) == 0
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    code = main([*KINDS[other], "--out", str(out), "--quiet"])
+    err = _one_line_error(capsys, code)
+    assert err == (
+        f"bonken-sim: error: --out {out} holds {held}; choose another directory "
+        "(nothing there is touched)\n"
+    )
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_force_clears_everything_of_the_run_it_replaces(kind, tmp_path, capsys, reference):
     out = tmp_path / "run"
