@@ -421,6 +421,10 @@ def check_out_file(path: Path, force: bool) -> None:
     target = path.expanduser()
     if target.is_dir():
         raise UserError(f"--out {target} is a directory")
+    if target.exists() and not target.is_file():
+        # a device or a FIFO: the finished file would be renamed over it (as root, over
+        # /dev/null itself), so it is refused even with --force
+        raise UserError(f"--out {target} is not a regular file (a device or a pipe)")
     if target.exists() and not force:
         raise UserError(f"--out {target} already exists; --force replaces it")
     try:

@@ -111,3 +111,15 @@ def test_an_out_below_a_file_says_the_file_is_not_a_directory(
     assert code == 2 and stdout == ""
     assert err == f"bonken-sim: error: cannot write --out {out}: {afile} is not a directory\n"
     assert afile.read_text() == "keep\n"
+
+
+@pytest.mark.parametrize("command", [TRACE, LADDER], ids=["trace", "ladder"])
+def test_an_out_that_is_a_pipe_is_refused_even_with_force(tmp_path, capsys, monkeypatch, command):
+    # the finished file would be renamed over it: as root, `--out /dev/null` replaced the device
+    monkeypatch.setattr("bonken_sim.analyses.ladder.run_ladder", _no_work)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, stdout, err = run(capsys, *command, str(pipe), "--force")
+    assert code == 2 and stdout == ""
+    assert err == f"bonken-sim: error: --out {pipe} is not a regular file (a device or a pipe)\n"
+    assert pipe.is_fifo()
