@@ -1,4 +1,5 @@
-"""Write a file under a temporary name and rename it when complete; read a small input file.
+"""Write a file under a temporary name and rename it when complete; read a small input file
+and its TOML.
 
 A reader (or a later ``replay``) then sees the old file or the whole new one, never half of
 it, and a write that fails or is interrupted leaves the old file as it was. An input file a
@@ -11,8 +12,10 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 
 class CannotWrite(OSError):
@@ -52,13 +55,22 @@ def read_small_file(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
-#: Why a TOML text whose parser ran out of stack (``[[[[…``) is refused.
-TOO_DEEP = "lists or tables nested too deeply"
+class NotToml(ValueError):
+    """Bytes that are not a TOML document; the message is ``not valid TOML: why``."""
 
 
-def not_utf8(exc: UnicodeDecodeError) -> str:
-    """Why bytes are not UTF-8 text, in words: ``not UTF-8 text (byte 0xff at offset 0)``."""
-    return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+def toml_document(raw: bytes) -> dict[str, Any]:
+    """The TOML document ``raw`` (a rules or config file's bytes); NotToml when they are not
+    UTF-8 text, not TOML, or nested too deeply for the parser (``[[[[…``)."""
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        why = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+    except tomllib.TOMLDecodeError as exc:
+        why = str(exc)
+    except RecursionError:  # the parser ran out of stack
+        why = "lists or tables nested too deeply"
+    raise NotToml(f"not valid TOML: {why}")
 
 
 def _check_input(path: str | Path, st: os.stat_result, limit: int) -> None:

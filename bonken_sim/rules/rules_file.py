@@ -24,10 +24,9 @@ whoever takes the 7♦ scores -50) may take Domino's place::
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-from bonken_sim.files import TOO_DEEP, not_utf8, read_small_file
+from bonken_sim.files import NotToml, read_small_file, toml_document
 from bonken_sim.rules.options import RulesError
 from bonken_sim.rules.overrides import apply_overrides, norm_key
 from bonken_sim.rules.presets import preset
@@ -44,13 +43,9 @@ def load_rules_file(path: str | Path) -> Ruleset:
     except OSError as exc:
         raise RulesError(f"cannot read rules file {p}: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise RulesError(f"{where}: not valid TOML: {not_utf8(exc)}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise RulesError(f"{where}: not valid TOML: {TOO_DEEP}") from None
+        data = toml_document(raw)
+    except NotToml as exc:
+        raise RulesError(f"{where}: {exc}") from None
     if set(data) == {"rules"} and isinstance(data["rules"], dict):
         data = data["rules"]
     data = dict(data)

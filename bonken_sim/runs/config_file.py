@@ -7,11 +7,10 @@ command line and the ``BONKEN_SIM_<OPTION>`` environment variables win over the 
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from bonken_sim.files import TOO_DEEP, not_utf8, read_small_file
+from bonken_sim.files import NotToml, read_small_file, toml_document
 
 #: Every option a run config file may set, in the order ``unknown option`` lists them.
 RUN_CONFIG_KEYS = (
@@ -55,13 +54,9 @@ def read_run_config(path: str | Path) -> dict[str, Any]:
     RunConfigFileError."""
     raw = read_small_file(path)
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise RunConfigFileError(f"not valid TOML: {not_utf8(exc)}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RunConfigFileError(f"not valid TOML: {exc}") from None
-    except RecursionError:
-        raise RunConfigFileError(f"not valid TOML: {TOO_DEEP}") from None
+        doc = toml_document(raw)
+    except NotToml as exc:
+        raise RunConfigFileError(str(exc)) from None
     if isinstance(doc.get("run"), dict):
         doc = doc["run"]
     options = {}
