@@ -62,18 +62,15 @@ def seed_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 
 def deal_index(value: str | int | None, name: str = "--deal") -> int | None:
-    """A deal index of a seed, 0 to 2**63-1 (None stays None)."""
-    from bonken_sim.engine.play import MAX_DEAL
+    """A deal index of a seed, 0 to 2**63-1 as the engine checks it (None stays None)."""
+    from bonken_sim.engine.play import check_deal
 
     if value is None:
         return None
     try:
-        n = int(str(value).strip())
-    except ValueError:
-        n = -1
-    if not 0 <= n <= MAX_DEAL:
-        raise UserError(f"{name} must be an integer from 0 to 2**63-1, got {value!r}")
-    return n
+        return check_deal(int(str(value).strip()))
+    except ValueError:  # not an integer, or out of the engine's range
+        raise UserError(f"{name} must be an integer from 0 to 2**63-1, got {value!r}") from None
 
 
 def run_seed_option(f):
