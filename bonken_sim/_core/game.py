@@ -236,7 +236,10 @@ def _make_play_games(level):
     """``play_games`` built for the play builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
 
-    @jit(_link_late=True)  # here and below: the play code linked in as it is (_numba_link)
+    # Not late linked (_numba_link), unlike the other kernels over the play loops: with the
+    # game kernels finalized that way, basic games ran at 33-41k games per CPU-second against
+    # 56-70k (three alternated processes each, one thread).
+    @jit()
     def play_games(key, game_start, card_strat, choice_pol, double_pol, fixed_order, doubling_on,
                    table, coef, mean, bonus, tau, theta, out_variant, out_dbl, out_raw, out_final,
                    out_totals):  # fmt: skip
@@ -259,7 +262,7 @@ def _make_play_games(level):
             key, game_start, policies, table, models, outs, work, playout_scratch()
         )
 
-    @jit(_nrt=False, _link_late=True)  # allocates nothing: see _jit.jit
+    @jit(_nrt=False)  # allocates nothing: see _jit.jit
     def play_game_rows(key, game_start, policies, table, models, outs, work, scratch):
         card_strat, choice_pol, double_pol, fixed_order, doubling_on = policies
         mean, bonus, tau, theta, vt = models
