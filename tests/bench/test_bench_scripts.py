@@ -1,0 +1,30 @@
+"""Every script in benchmarks/ imports only names the package has: the scripts run outside the
+suite, so a renamed function would otherwise break one unnoticed until somebody measures."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = sorted((Path(__file__).resolve().parents[2] / "benchmarks").glob("*.py"))
+
+
+def test_there_are_scripts():
+    assert len(SCRIPTS) >= 5
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_the_package_names_a_script_imports_exist(script: Path):
+    missing = []
+    for node in ast.walk(ast.parse(script.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bonken_sim"):
+            module = importlib.import_module(node.module)
+            missing += [f"{node.module}.{a.name}" for a in node.names if not hasattr(module, a.name)]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("bonken_sim"):
+                    importlib.import_module(alias.name)
+    assert not missing, f"{script.name} imports names that do not exist: {missing}"
