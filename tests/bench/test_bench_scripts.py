@@ -22,7 +22,8 @@ def test_the_package_names_a_script_imports_exist(script: Path):
     for node in ast.walk(ast.parse(script.read_text())):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bonken_sim"):
             module = importlib.import_module(node.module)
-            missing += [f"{node.module}.{a.name}" for a in node.names if not hasattr(module, a.name)]
+            names = [a.name for a in node.names]
+            missing += [f"{node.module}.{n}" for n in names if not hasattr(module, n)]
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("bonken_sim"):
