@@ -1,7 +1,8 @@
 """Whole commands against the toy playout kernel: `bonken-sim run --deals N` (12 playouts a
 deal) and `bonken-sim game --games N` (11 a game), each end to end in a fresh process, timed
 in turns with the toy kernel (the engine's dealing, lowest legal card, prange) on the same
-playouts and threads; wall and CPU medians and their ratios.
+playouts and threads; wall and CPU medians and their ratios. `run-random=N` adds `run` with
+every seat random: the floor under `run` (the rules, scores and Parquet with no strategy).
 
 `python benchmarks/bench_jobs.py [--jobs run=1e6,game=1e6] [--repeats 3] [--threads 2]`;
 the JSON result goes to benchmarks/results/.

@@ -28,13 +28,16 @@ from bonken_sim.rules.names import N_VARIANTS
 @dataclass(frozen=True)
 class Job:
     """One command of the benchmark: its sub-command, its size option, its playouts per
-    unit of size, and the wall ratio to the toy kernel it aims at."""
+    unit of size, the wall ratio to the toy kernel it aims at (None: no aim, a reference
+    point), and any further options."""
 
     name: str
+    command: str
     size_option: str
     unit: str
     playouts_per_unit: int
-    aim: float
+    aim: float | None
+    options: tuple[str, ...] = ()
 
     def argv(self, size: int, seed: int, threads: int, out: Path) -> list[str]:
         return [
@@ -42,7 +45,8 @@ class Job:
             "-P",  # not the working folder first on the path (see this_package_first)
             "-m",
             "bonken_sim.cli",
-            self.name,
+            self.command,
+            *self.options,
             self.size_option,
             str(size),
             "--seed",
@@ -57,9 +61,14 @@ class Job:
 
 
 DEALS_PER_GAME = 11
+# ``run-random`` is ``run`` with every seat random: no strategy at all, so the floor a deal
+# run with the engine's rules, scores and Parquet stands on above the toy kernel.
 JOBS = {
-    "run": Job("run", "--deals", "deals", N_VARIANTS, 2.5),
-    "game": Job("game", "--games", "games", DEALS_PER_GAME, 3.5),
+    "run": Job("run", "run", "--deals", "deals", N_VARIANTS, 2.5),
+    "game": Job("game", "game", "--games", "games", DEALS_PER_GAME, 3.5),
+    "run-random": Job(
+        "run-random", "run", "--deals", "deals", N_VARIANTS, None, ("--strategies", "random")
+    ),
 }
 DEFAULT_SIZES = {"run": 100_000, "game": 20_000}
 FULL_SIZES = {"run": 1_000_000, "game": 1_000_000}
@@ -232,14 +241,15 @@ def echo_jobs(doc: dict, echo: Callable[[str], None]) -> None:
         f"median of {doc['repeats']}"
     )
     echo(
-        f"{'job':6s}{'size':>12s}{'playouts':>13s}{'wall s':>9s}{'CPU s':>9s}"
+        f"{'job':11s}{'size':>12s}{'playouts':>13s}{'wall s':>9s}{'CPU s':>9s}"
         f"{'toy wall':>10s}{'toy CPU':>9s}{'ratio':>8s}{'CPU ratio':>11s}{'aim':>8s}"
     )
     for name, j in doc["jobs"].items():
+        aim = "-" if j["aim"] is None else f"<= {j['aim']:.1f}x"
         echo(
-            f"{name:6s}{j['size']:>12,}{j['playouts']:>13,}{j['wall_seconds']:9.2f}"
+            f"{name:11s}{j['size']:>12,}{j['playouts']:>13,}{j['wall_seconds']:9.2f}"
             f"{j['cpu_seconds']:9.2f}{j['toy_wall_seconds']:10.2f}{j['toy_cpu_seconds']:9.2f}"
-            f"{j['ratio']:7.2f}x{j['cpu_ratio']:10.2f}x{'<= ' + format(j['aim'], '.1f') + 'x':>8s}"
+            f"{j['ratio']:7.2f}x{j['cpu_ratio']:10.2f}x{aim:>8s}"
         )
     if doc["jobs"]:
         echo(f"(load average at the end: {doc['load_average']:.1f} on {os.cpu_count()} CPUs)")

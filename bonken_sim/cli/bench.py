@@ -129,7 +129,8 @@ def _job_sizes(jobs: str) -> dict[str, int]:
     show_default=True,
     metavar="LIST",
     help="Whole commands to time against the toy playout kernel: run=DEALS,game=GAMES "
-    "(either or both), or none. The full-size measure: run=1e6,game=1e6.",
+    "(either or both), or none; run-random=DEALS adds run with every seat random, the floor "
+    "under run. The full-size measure: run=1e6,game=1e6.",
 )
 @click.option(
     "--job-repeats",

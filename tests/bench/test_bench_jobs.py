@@ -63,6 +63,7 @@ def test_parse_jobs():
     assert parse_jobs("run=1e6,game=10k") == {"run": 1_000_000, "game": 10_000}
     assert parse_jobs(" GAME = 5 ") == {"game": 5}
     assert parse_jobs("none") == {}
+    assert parse_jobs("run-random=2k,run=1k") == {"run-random": 2000, "run": 1000}
     for bad in ("", "run", "walk=5", "run=5,run=6", "run=0", "run=-1", "run=1.5"):
         with pytest.raises(ValueError):
             parse_jobs(bad)
@@ -98,6 +99,20 @@ def test_run_jobs_times_each_command_against_the_kernel_on_its_playouts():
         assert j["ratio"] > 1
         assert any(line.startswith(f"{name} ") and f"{size:,}" in line for line in lines)
     assert JOBS["run"].playouts_per_unit == 12 and JOBS["game"].playouts_per_unit == 11
+
+
+def test_the_floor_job_is_run_with_every_seat_random_and_no_aim(tmp_path):
+    job = JOBS["run-random"]
+    argv = job.argv(7, 3, 1, tmp_path / "out")
+    assert argv[argv.index("-m") + 2 : argv.index("--deals")] == ["run", "--strategies", "random"]
+    assert argv[argv.index("--deals") + 1] == "7" and job.aim is None
+    lines: list[str] = []
+    doc = run_jobs({"run-random": 200}, repeats=1, threads=1, echo=lines.append)
+    j = doc["jobs"]["run-random"]
+    assert j["playouts"] == 200 * 12 and j["aim"] is None and j["ratio"] > 1
+    # the table prints a dash where the other jobs print their aim
+    row = next(line for line in lines if line.startswith("run-random ") and "200" in line)
+    assert row.rstrip().endswith("-")
 
 
 def test_bench_cli_rejects_bad_jobs_in_one_line(capsys):
