@@ -219,7 +219,7 @@ def _yardstick(
     result: dict, deals: int, repeats: int, echo, key, table, strategies: dict[str, int]
 ) -> None:
     """Each tier's single-thread rate (all twelve variants) as a multiple of a minimal playout
-    kernel, which compares across machines: the plain kernel of bench_baseline and its tuned
+    kernel, which compares across machines: the plain kernel of bench.yardstick and its tuned
     twin (the same game, card for card, with the branches that mispredict taken out); the
     faster of the two is the yardstick.
 
@@ -255,7 +255,7 @@ def _yardstick(
         "targets": {s: TARGET_RATIOS[s] for s in strategies if s in TARGET_RATIOS},
     }
     echo("")
-    echo("yardstick: a minimal random-playout kernel (bench_baseline.py), plain and tuned, timed")
+    echo("yardstick: a minimal random-playout kernel (bench/yardstick.py), plain and tuned, timed")
     echo("in turns with each tier, single thread, CPU seconds of this thread, medians")
     for name in kernels:
         echo(f"{name:10s}{med[name]:14,.0f} playouts/CPU-s{1e9 / med[name] / 52:9.1f} ns/card")
