@@ -244,6 +244,25 @@ def _trace_record(line: str, where: str) -> dict:
     return record
 
 
+# A trace record is one or two kB (a few more with long house-rule names); a longer line is
+# not a record, and reading it whole could take all the memory there is (``/dev/zero``).
+MAX_RECORD_CHARS = 1 << 20
+
+
+def _numbered_lines(fh, path: Path):
+    """(line number, line) of an open trace file, each line read with a bound: a line over
+    ``MAX_RECORD_CHARS`` characters is a UserError, not a read to the end of the file."""
+    lineno = 0
+    while line := fh.readline(MAX_RECORD_CHARS + 1):
+        lineno += 1
+        if len(line) > MAX_RECORD_CHARS and not line.endswith("\n"):
+            raise UserError(
+                f"not a trace file: {path}:{lineno} is longer than {MAX_RECORD_CHARS:,} "
+                "characters (a trace record is a few kB)"
+            )
+        yield lineno, line
+
+
 def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
     """Replay every record of one trace file: (legal, illegal), each illegal one printed
     unless ``quiet``. A file that is not UTF-8 JSON lines (a line that is not a JSON object
@@ -255,7 +274,7 @@ def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
     n_ok = n_bad = 0
     try:
         with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
+            for lineno, line in _numbered_lines(fh, path):
                 if not line.strip():
                     continue
                 where = f"{path}:{lineno}"

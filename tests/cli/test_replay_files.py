@@ -81,3 +81,33 @@ def test_a_truncated_trace_is_an_error_naming_its_line(tmp_path, capsys):
     cut.write_text(json.dumps(record) + "\n" + lines[1] + "\n")
     code, out, _ = run(capsys, "replay", str(cut))
     assert code == 1 and out.endswith("1 legal, 1 illegal\n")
+
+
+@pytest.mark.parametrize("newline", [False, True], ids=["endless", "ended"])
+def test_a_line_too_long_for_a_record_is_refused_before_it_is_read_whole(
+    tmp_path, capsys, newline
+):
+    from bonken_sim.cli.play import MAX_RECORD_CHARS
+
+    path = tmp_path / "zeros.jsonl"
+    path.write_text("\0" * (MAX_RECORD_CHARS + 10) + ("\n" if newline else ""))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"bonken-sim: error: not a trace file: {path}:1 is longer than "
+        f"{MAX_RECORD_CHARS:,} characters (a trace record is a few kB)\n"
+    )
+
+
+def test_a_record_of_the_longest_allowed_line_is_read(tmp_path, capsys):
+    from bonken_sim.cli.play import MAX_RECORD_CHARS
+
+    trace = tmp_path / "t.jsonl"
+    assert main(["trace", "--deals", "1", "--seed", "1", "--out", str(trace)]) == 0
+    record = trace.read_text().splitlines()[0]
+    padded = record[:-1] + " " * (MAX_RECORD_CHARS - len(record)) + "}"  # JSON allows spaces
+    assert len(padded) == MAX_RECORD_CHARS
+    trace.write_text(padded + "\n")
+    capsys.readouterr()
+    code, out, _ = run(capsys, "replay", str(trace))
+    assert code == 0 and out == "1 legal, 0 illegal\n"
