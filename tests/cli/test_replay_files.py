@@ -84,9 +84,7 @@ def test_a_truncated_trace_is_an_error_naming_its_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("newline", [False, True], ids=["endless", "ended"])
-def test_a_line_too_long_for_a_record_is_refused_before_it_is_read_whole(
-    tmp_path, capsys, newline
-):
+def test_a_line_too_long_for_a_record_is_refused_before_it_is_read_whole(tmp_path, capsys, newline):
     from bonken_sim.cli.play import MAX_RECORD_CHARS
 
     path = tmp_path / "zeros.jsonl"
