@@ -3,7 +3,6 @@ of the strategy ladder is worth)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -18,9 +17,11 @@ from bonken_sim.cli.common import (
     compile_first,
     count_option,
     deals_seed_option,
+    echo_json,
     echo_lines,
     expert_options,
     expert_strategies,
+    json_text,
     ladder_needs,
     plays,
     ruleset_options,
@@ -102,7 +103,7 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     compile_first(plays("advise", cfg.strategies))
     doc = run_with_progress(lambda bar: run_advise(cfg, progress=bar), errors=ReferenceError)
     if as_json:
-        click.echo(json.dumps(doc, indent=1))
+        echo_json(doc, indent=1)
         return
     echo_lines(advice_lines(doc))
 
@@ -151,7 +152,7 @@ def ladder(deals, seed, threads, out, force, as_json, expert_deals, expert_sampl
     result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert)
     doc = to_json(result)
     if saving:
-        write_out(out, [json.dumps(doc, indent=1)])
-    click.echo(json.dumps(doc, indent=2) if as_json else to_text(result))
+        write_out(out, [json_text(doc, indent=1)])
+    click.echo(json_text(doc, indent=2) if as_json else to_text(result))
     if saving and not as_json:
         click.echo(f"\nsaved {out}", err=True)

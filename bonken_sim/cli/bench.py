@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from bonken_sim.cli.common import (
     call_or_fail,
     compile_first,
     count_option,
+    echo_json,
 )
 from bonken_sim.cli.console import StageLine
 
@@ -182,7 +182,7 @@ def bench(
         job_repeats=job_repeats,
     )
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        echo_json(result, indent=2)
 
 
 @click.command()

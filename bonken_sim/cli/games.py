@@ -3,7 +3,6 @@ each other on the same deals)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -16,9 +15,11 @@ from bonken_sim.cli.common import (
     compile_first,
     count_option,
     deals_seed_option,
+    echo_json,
     executor_description,
     executor_options,
     given_rules,
+    json_text,
     order_doubling_options,
     plays_games,
     ruleset_options,
@@ -99,7 +100,7 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
         errors=(GameRunError, OSError),
     )
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=1))
+        echo_json(result.to_dict(), indent=1)
     elif not quiet:
         rate = result.played / result.play_seconds if result.play_seconds else 0.0
         click.echo(
@@ -168,7 +169,7 @@ def tournament(
         executor_spec=spec,
         ruleset=rules,
     )
-    click.echo(json.dumps(to_json(result), indent=1) if as_json else to_text(result))
+    click.echo(json_text(to_json(result), indent=1) if as_json else to_text(result))
 
 
 tournament.help = f"{tournament.help}\n\n{_profiles_help()}"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import UserError, echo_lines, resolve_rules
+from bonken_sim.cli.common import UserError, echo_json, echo_lines, resolve_rules
 
 
 @click.command("rules")
@@ -27,7 +26,7 @@ def rules_cmd(name, rules_file, as_json):
 
     if name is None and rules_file is None:
         if as_json:
-            click.echo(json.dumps({k: r.to_dict() for k, r in PRESETS.items()}, indent=2))
+            echo_json({k: r.to_dict() for k, r in PRESETS.items()}, indent=2)
             return
         click.echo("Named rulesets (bonken-sim rules NAME describes one):")
         for key, text in PRESET_SUMMARIES.items():
@@ -38,6 +37,6 @@ def rules_cmd(name, rules_file, as_json):
         raise UserError("give NAME or --rules, not both (a rules file names its preset)")
     r = resolve_rules(name, rules_file)
     if as_json:
-        click.echo(json.dumps(r.to_dict(), indent=2))
+        echo_json(r.to_dict(), indent=2)
         return
     echo_lines(r.describe())

@@ -3,7 +3,6 @@ and ``compare`` (two runs side by side)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -14,6 +13,7 @@ from bonken_sim.cli.common import (
     UserError,
     call_or_fail,
     compile_first,
+    echo_json,
     echo_lines,
     executor_description,
     executor_options,
@@ -182,7 +182,7 @@ def run_cmd(as_json, quiet, expert_samples, expert_exact, **run_options):
         errors=(RunError, ValueError, OSError),
     )
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=1))
+        echo_json(result.to_dict(), indent=1)
     elif not quiet:
         echo_lines(run_summary(result))
 
@@ -199,7 +199,7 @@ def compare(run_a, run_b, as_json):
 
     doc = call_or_fail(compare_runs, run_a, run_b)
     if as_json:
-        click.echo(json.dumps(to_json(doc), indent=1))
+        echo_json(to_json(doc), indent=1)
         return
     echo_lines(to_text(doc))
 
@@ -219,6 +219,6 @@ def summary(run_dir, as_json):
     game = is_game_run(run_dir)
     doc = call_or_fail(summarize_game_run if game else summarize, run_dir)
     if as_json:
-        click.echo(json.dumps(doc, indent=1))
+        echo_json(doc, indent=1)
         return
     echo_lines((game_summary_lines if game else score_table)(doc))

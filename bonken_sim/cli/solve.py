@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from bonken_sim.cli.common import (
@@ -13,6 +11,7 @@ from bonken_sim.cli.common import (
     compile_first,
     count_option,
     deal_index,
+    echo_json,
     resolve_rules,
     ruleset_options,
     seed_option,
@@ -149,7 +148,7 @@ def solve(
     results = _solve_seats(_seats(seat, first), masks, variant, first, rules, table_bits, max_nodes)
     if as_json:
         docs = [r.record() for r in results]
-        click.echo(json.dumps(docs if seat is not None and seat.lower() == "all" else docs[0]))
+        echo_json(docs if seat is not None and seat.lower() == "all" else docs[0])
         return
     name = variant.name
     for r in results:

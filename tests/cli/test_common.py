@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import io
+import json
+import math
 
 import click
 import pytest
 
-from bonken_sim.cli.common import UserError, call_or_fail, run_with_progress, write_out
+from bonken_sim.cli.common import (
+    UserError,
+    call_or_fail,
+    json_ready,
+    json_text,
+    run_with_progress,
+    write_out,
+)
 
 
 class _Terminal(io.StringIO):
@@ -88,3 +97,27 @@ def test_write_out_names_the_option_for_a_directory(tmp_path):
         write_out(tmp_path / "nope" / "x.json", ["x"])
     write_out(tmp_path / "x.json", ["{}"])
     assert (tmp_path / "x.json").read_text() == "{}\n"
+
+
+def test_json_has_null_where_a_value_could_not_be_computed():
+    doc = {
+        "mean": 1.5,
+        "sd": math.nan,
+        "ci95": [math.nan, math.nan],
+        "p_profit_ci95": (0.25, math.inf),
+        "rates": [0.5, -math.inf, 2],
+        "rows": [{"ci95": [1.0, 2.0], "n": 3}],
+        "name": "nan",
+    }
+    assert json_ready(doc) == {
+        "mean": 1.5,
+        "sd": None,
+        "ci95": None,
+        "p_profit_ci95": None,
+        "rates": [0.5, None, 2],
+        "rows": [{"ci95": [1.0, 2.0], "n": 3}],
+        "name": "nan",
+    }
+    text = json_text(doc, indent=1)
+    assert "NaN" not in text and "Infinity" not in text
+    assert json.loads(text) == json_ready(doc)

@@ -182,6 +182,33 @@ def test_tournament_of_one_deal_set_prints_means_without_an_interval():
     assert "±" in res.stdout  # the per-seat means (several games each) keep theirs
 
 
+def _strict_json(text: str):
+    """The JSON document ``text``; NaN and Infinity, which JSON has not, are an error."""
+
+    def refuse(constant):
+        raise ValueError(f"{constant} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_tournament_json_of_one_deal_set_has_null_intervals():
+    res = CliRunner().invoke(
+        cli, ["tournament", "--games", "1", "--profiles", "basic,random", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    doc = _strict_json(res.stdout)
+    assert doc["deal_sets"] == 1
+    for prof in doc["profiles"].values():
+        assert prof["mean_total"]["ci95"] is None and prof["mean_total"]["n"] == 1
+        assert isinstance(prof["mean_total"]["mean"], float)
+        assert all(e["ci95"] is None for e in prof["per_contract"].values())
+        lo, hi = prof["win_rate"]["ci95"]  # over seat-games: still an interval
+        assert lo <= prof["win_rate"]["mean"] <= hi
+        for e in prof["per_seat"].values():  # several games each: intervals kept
+            lo, hi = e["mean_total"]["ci95"]
+            assert lo <= e["mean_total"]["mean"] <= hi
+
+
 @pytest.mark.parametrize(
     "profiles, message",
     [
@@ -256,6 +283,26 @@ def test_resume_takes_its_options_from_the_run(tmp_path, game_run):
     assert _digests(out) == _digests(game_run)
     res = _game("--resume", "--out", str(out), "--seed", "10", "--quiet")
     assert res.exit_code == 2 and "--seed" in res.output
+
+
+@pytest.fixture(scope="module")
+def one_game(tmp_path_factory):
+    out = tmp_path_factory.mktemp("g1") / "run"
+    res = _game("--games", "1", "--seed", "3", "--out", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_summary_json_of_one_game_has_null_intervals(one_game):
+    res = CliRunner().invoke(cli, ["summary", str(one_game), "--json"])
+    assert res.exit_code == 0, res.output
+    doc = _strict_json(res.stdout)
+    assert doc["games_done"] == 1
+    for seat in doc["seats"]:
+        assert seat["mean_total"]["ci95"] is None and seat["mean_total"]["sd"] is None
+        lo, hi = seat["win_rate"]["ci95"]  # Wilson's interval exists for one game
+        assert lo <= seat["win_rate"]["mean"] <= hi
+    assert all(e["ci95"] is None for row in doc["contracts"] for e in row["seats"])
 
 
 def test_summary_of_a_game_run(game_run):

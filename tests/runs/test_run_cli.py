@@ -224,6 +224,20 @@ def test_json_document_and_summary(capsys, tmp_path):
     assert all(v["n"] == 1000 for v in s["variants"])
 
 
+def test_summary_json_of_one_deal_has_null_intervals(capsys, tmp_path):
+    out = tmp_path / "r"
+    run_json(capsys, "--deals", "1", "--seed", "3", "--out", out, "--contracts", "bukken")
+    code, text, err = cli(capsys, "summary", out, "--json")
+    assert code == 0, err
+
+    def refuse(constant):
+        raise ValueError(f"{constant} in the JSON output")
+
+    (row,) = json.loads(text, parse_constant=refuse)["variants"]
+    assert row["n"] == 1
+    assert all(seat["ci95"] is None for seat in row["seats"])
+
+
 def test_summary_errors(capsys, tmp_path):
     code, _, err = cli(capsys, "summary", tmp_path)
     assert (
