@@ -11,6 +11,8 @@ import sys
 import time
 from typing import IO, Any
 
+from bonken_sim.runs.summary_text import has_interval
+
 
 def _duration(seconds: float) -> str:
     if seconds != seconds or seconds == float("inf"):
@@ -137,13 +139,19 @@ def score_table(summary: dict) -> list[str]:
     lines = [
         head + f", strategies {strat}",
         "mean raw score per deal with 95% CI; dealer seat 0, leader 1, chooser 2",
-        f"{'variant':<13}{'deals':>11}" + "".join(f"{'seat ' + str(p):>18}" for p in range(4)),
     ]
+    if any(row["n"] < 2 for row in s["variants"]):
+        lines.append("one deal: its scores stand alone (a 95% CI needs two deals or more)")
+    lines.append(
+        f"{'variant':<13}{'deals':>11}" + "".join(f"{'seat ' + str(p):>18}" for p in range(4))
+    )
     for row in s["variants"]:
         cells = []
         for seat in row["seats"]:
-            lo, hi = seat["ci95"]
-            half = (hi - lo) / 2 if hi == hi else float("nan")
-            cells.append(f"{seat['mean']:.2f} ±{half:5.2f}")
+            if has_interval(seat):
+                lo, hi = seat["ci95"]
+                cells.append(f"{seat['mean']:.2f} ±{(hi - lo) / 2:5.2f}")
+            else:
+                cells.append(f"{seat['mean']:.2f}")
         lines.append(f"{row['variant']:<13}{row['n']:>11,}" + "".join(f"{c:>18}" for c in cells))
     return lines

@@ -3,14 +3,24 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
+def has_interval(e: dict[str, Any]) -> bool:
+    """Whether the estimate ``e`` has a 95% interval (one game or deal has none: NaN bounds,
+    or None in JSON)."""
+    ci = e["ci95"]
+    return ci is not None and all(x is not None and math.isfinite(x) for x in ci)
+
+
 def _pm(e: dict[str, Any], digits: int = 2) -> str:
-    """``+3.21 ± 0.45``: a mean and the half-width of its 95% interval."""
+    """``+3.21 ± 0.45``: a mean and the half-width of its 95% interval; the mean alone when
+    it has no interval."""
+    if not has_interval(e):
+        return f"{e['mean']:+.{digits}f}"
     lo, hi = e["ci95"]
-    half = (hi - lo) / 2 if hi == hi else float("nan")
-    return f"{e['mean']:+.{digits}f} ± {half:.{digits}f}"
+    return f"{e['mean']:+.{digits}f} ± {(hi - lo) / 2:.{digits}f}"
 
 
 def _rate(e: dict[str, Any]) -> str:
@@ -40,6 +50,11 @@ def game_summary_lines(s: dict[str, Any]) -> list[str]:
         "",
         "win rate: rank 1, a shared first place counting for each (Wilson 95% CI)",
         "mean total: the settled total per game ± the half-width of its 95% CI",
+        *(
+            []
+            if s["games_done"] > 1
+            else ["one game: its totals and points stand alone (a 95% CI needs two games or more)"]
+        ),
         f"{'seat':<5}{'profile':<22}{'win rate':>24}{'mean total':>20}",
     ]
     for row in s["seats"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -303,6 +304,16 @@ def test_summary_json_of_one_game_has_null_intervals(one_game):
         lo, hi = seat["win_rate"]["ci95"]  # Wilson's interval exists for one game
         assert lo <= seat["win_rate"]["mean"] <= hi
     assert all(e["ci95"] is None for row in doc["contracts"] for e in row["seats"])
+
+
+def test_summary_text_of_one_game_shows_the_means_without_an_interval(one_game):
+    res = CliRunner().invoke(cli, ["summary", str(one_game)])
+    assert res.exit_code == 0, res.output
+    assert "nan" not in res.stdout and not re.search(r"± *[0-9]", res.stdout)
+    assert "one game: its totals and points stand alone" in res.stdout
+    seats = [ln.split() for ln in res.stdout.splitlines() if ln[:1] in "0123" and "%" in ln]
+    assert len(seats) == 4 and all(r[-2].endswith("]") for r in seats)  # rate [lo, hi] total
+    assert sum(float(r[-1]) for r in seats) == 0  # the settled totals of a game add up to 0
 
 
 def test_summary_of_a_game_run(game_run):

@@ -238,6 +238,17 @@ def test_summary_json_of_one_deal_has_null_intervals(capsys, tmp_path):
     assert all(seat["ci95"] is None for seat in row["seats"])
 
 
+def test_summary_text_of_one_deal_shows_the_means_without_an_interval(capsys, tmp_path):
+    out = tmp_path / "r"
+    run_json(capsys, "--deals", "1", "--seed", "3", "--out", out, "--contracts", "bukken")
+    code, text, err = cli(capsys, "summary", out)
+    assert code == 0, err
+    assert "nan" not in text and "±" not in text
+    assert "one deal: its scores stand alone" in text
+    (row,) = [ln.split() for ln in text.splitlines() if ln.startswith("bukken")]
+    assert row[:2] == ["bukken", "1"] and len(row) == 6
+
+
 def test_summary_errors(capsys, tmp_path):
     code, _, err = cli(capsys, "summary", tmp_path)
     assert (
