@@ -118,6 +118,20 @@ def check_writable(path: Path) -> None:
     Path(tmp).unlink(missing_ok=True)
 
 
+def check_dir_writable(path: Path) -> None:
+    """CannotWrite now, before the work, when the directory ``path`` could not be made
+    (``mkdir(parents=True)``) or written in: it or the nearest of its ancestors that exists is
+    not a directory, or that one cannot be written (a temporary file is made and removed)."""
+    path = path.expanduser()
+    nearest = next((p for p in (path, *path.parents) if os.path.lexists(p)), Path("."))
+    if not nearest.is_dir():
+        raise CannotWrite(path, f"{nearest} is not a directory")
+    try:
+        check_writable(nearest / ".bonken-sim-check")
+    except CannotWrite as exc:
+        raise CannotWrite(path, exc.reason) from None
+
+
 def _temp_beside(path: Path) -> tuple[int, str]:
     """A new hidden temporary file in ``path``'s directory: (open descriptor, name)."""
     parent = path.parent if str(path.parent) else Path(".")

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from bonken_sim.files import CannotRead, CannotWrite, read_small_file, write_atomic
+from bonken_sim.files import (
+    CannotRead,
+    CannotWrite,
+    check_dir_writable,
+    read_small_file,
+    write_atomic,
+)
 
 
 def _leftovers(folder):
@@ -47,6 +53,21 @@ def test_a_directory_in_the_way_is_cannot_write(tmp_path):
     with pytest.raises(CannotWrite, match="^cannot write .*out: "):
         write_atomic(tmp_path / "out", ["x"])
     assert _leftovers(tmp_path) == []
+
+
+def test_check_dir_writable_takes_a_directory_to_be_made_and_refuses_one_below_a_file(
+    tmp_path,
+):
+    check_dir_writable(tmp_path)  # exists
+    check_dir_writable(tmp_path / "new" / "deeper")  # made later, parents and all
+    assert list(tmp_path.iterdir()) == []  # nothing made, nothing left behind
+    afile = tmp_path / "afile"
+    afile.write_text("keep\n")
+    for path in (afile, afile / "x", afile / "x" / "y"):
+        with pytest.raises(CannotWrite) as err:
+            check_dir_writable(path)
+        assert str(err.value) == f"cannot write {path}: {afile} is not a directory"
+    assert afile.read_text() == "keep\n"
 
 
 def test_read_small_file_reads_a_regular_file_up_to_the_limit(tmp_path):

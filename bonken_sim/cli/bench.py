@@ -11,6 +11,7 @@ from bonken_sim.cli.common import (
     OutPath,
     UserError,
     call_or_fail,
+    check_out_dir,
     compile_first,
     count_option,
     echo_json,
@@ -162,6 +163,7 @@ def bench(
     counts = _thread_counts(threads)
     tiers = _strategy_tiers(strategies)
     job_sizes = _job_sizes(jobs)
+    check_out_dir(out_dir)  # before the measuring, not after it
     compile_first()
     echo = (lambda *a, **k: None) if as_json else click.echo
     result = call_or_fail(

@@ -15,7 +15,7 @@ import click
 
 from bonken_sim.cli.console import ProgressBar, StageLine
 from bonken_sim.cli.interrupts import exit_status, say
-from bonken_sim.files import CannotWrite, check_writable, write_atomic
+from bonken_sim.files import CannotWrite, check_dir_writable, check_writable, write_atomic
 from bonken_sim.rules.presets import RULESET_HELP
 from bonken_sim.runs.options import parse_count, parse_seed
 
@@ -466,6 +466,18 @@ def check_out_file(path: Path, force: bool) -> None:
         raise UserError(f"--out {target} already exists; --force replaces it")
     try:
         check_writable(target)
+    except CannotWrite as exc:
+        raise UserError(f"cannot write --out {target}: {exc.reason}") from None
+
+
+def check_out_dir(path: Path) -> None:
+    """Refuse an --out folder before any work is done: a path that is not a directory (or
+    lies below a file), a place where it cannot be made or written in."""
+    target = path.expanduser()
+    if target.exists() and not target.is_dir():
+        raise UserError(f"--out {target} is not a directory")
+    try:
+        check_dir_writable(target)
     except CannotWrite as exc:
         raise UserError(f"cannot write --out {target}: {exc.reason}") from None
 

@@ -113,6 +113,28 @@ def test_an_out_below_a_file_says_the_file_is_not_a_directory(
     assert afile.read_text() == "keep\n"
 
 
+@pytest.mark.parametrize("below", ["x", "sub/x"])
+def test_a_bench_out_below_a_file_is_refused_before_the_measuring(
+    tmp_path, capsys, monkeypatch, below
+):
+    measured = []
+
+    def fake_bench(*, out_dir, **kwargs):  # what run_bench does: measure, then write
+        measured.append(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return {}
+
+    monkeypatch.setattr("bonken_sim.bench.bench.run_bench", fake_bench)
+    monkeypatch.setattr("bonken_sim.cli.bench.compile_first", lambda *needs: None)
+    afile = tmp_path / "afile"
+    afile.write_text("keep\n")
+    out = afile / below
+    code, stdout, err = run(capsys, "bench", "--out", str(out))
+    assert code == 2 and stdout == "" and measured == []
+    assert err == f"bonken-sim: error: cannot write --out {out}: {afile} is not a directory\n"
+    assert afile.read_text() == "keep\n"
+
+
 @pytest.mark.parametrize("command", [TRACE, LADDER], ids=["trace", "ladder"])
 def test_an_out_that_is_a_pipe_is_refused_even_with_force(tmp_path, capsys, monkeypatch, command):
     # the finished file would be renamed over it: as root, `--out /dev/null` replaced the device
