@@ -53,9 +53,10 @@ def parse_count(text: str | int, what: str = "count", maximum: int = MAX_COUNT) 
 
 
 def parse_seed(text: str | int) -> int:
-    """A seed: an integer from 0 to 2**64-1 (decimal or 0x hex)."""
+    """A seed: an integer from 0 to 2**64-1 (decimal or 0x hex), underscores only between
+    digits as in Python (``1_000``, not ``1_``, ``_1`` or ``1__0``)."""
     try:
-        value = int(str(text).strip().replace("_", ""), 0)
+        value = int(str(text).strip(), 0)
     except ValueError:
         raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {text!r}") from None
     if not 0 <= value < 2**64:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import bonken_sim
 from bonken_sim.rules.names import VARIANTS, Contract, card_str, mask_cards, parse_card, parse_hand
-from bonken_sim.runs.options import MAX_COUNT, parse_count
+from bonken_sim.runs.options import MAX_COUNT, parse_count, parse_seed
 from tests.reference.rules import DEAL_TOTAL
 
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -284,6 +284,35 @@ def test_parse_count_accepts(text, value):
 def test_parse_count_rejects(text):
     with pytest.raises(ValueError):
         parse_count(text)
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("0", 0),
+        ("42", 42),
+        (" 7 ", 7),
+        ("1_000", 1000),
+        ("1_2_3", 123),
+        ("0xff", 255),
+        ("0xFF_FF", 0xFFFF),
+        (str(2**64 - 1), 2**64 - 1),
+        (f"{2**64 - 1:_}", 2**64 - 1),
+        (5, 5),
+    ],
+)
+def test_parse_seed_accepts(text, value):
+    assert parse_seed(text) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1_", "_1", "1__0", "_", "0x_", "0xff_", "1 000", "1,000", "-1", str(2**64), "", "x"],
+)
+def test_parse_seed_rejects_underscores_not_between_digits_and_other_slips(text):
+    with pytest.raises(ValueError) as err:
+        parse_seed(text)
+    assert str(err.value) == f"seed must be an integer from 0 to 2**64-1, got {text!r}"
 
 
 def test_parse_count_respects_a_smaller_maximum():

@@ -89,6 +89,9 @@ def test_bad_counts_are_one_clear_line(capsys, tmp_path, deals, message):
         ),
         (["--seed", "-1"], "--seed must be an integer from 0 to 2**64-1, got '-1'"),
         (["--seed", "2**64"], "--seed must be an integer from 0 to 2**64-1"),
+        (["--seed", "1_"], "--seed must be an integer from 0 to 2**64-1, got '1_'"),
+        (["--seed", "_1"], "--seed must be an integer from 0 to 2**64-1, got '_1'"),
+        (["--seed", "1__0"], "--seed must be an integer from 0 to 2**64-1, got '1__0'"),
         (["--resume", "--force"], "--resume and --force exclude each other"),
     ],
 )
