@@ -27,7 +27,7 @@ from bonken_sim.cli.common import (
     strategies_option,
     write_out,
 )
-from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_variants
+from bonken_sim.rules.names import card_str, contract_variant, hand_str, parse_variants
 
 
 @click.command()
@@ -39,9 +39,15 @@ from bonken_sim.rules.names import card_str, hand_str, make_variant, parse_varia
     "--contract",
     required=True,
     metavar="NAME",
-    help="bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino or troeven.",
+    help="bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino, "
+    "troeven (with --trump), or troeven_C, troeven_D, troeven_H, troeven_S, troeven_NT.",
 )
-@click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
+@click.option(
+    "--trump",
+    default=None,
+    metavar="SUIT",
+    help="Trump for --contract troeven: C, D, H, S or NT (troeven_S names its own).",
+)
 @strategies_option
 @expert_options
 @click.option(
@@ -59,7 +65,7 @@ def play(
     strategies = expert_strategies(strategies, expert_samples, expert_exact)
     deal_i = deal_index(deal)
     rules = resolve_rules(ruleset, rules_file)
-    variant = call_or_fail(make_variant, contract, trump, ruleset=rules)
+    variant = call_or_fail(contract_variant, contract, trump, ruleset=rules)
     compile_first(plays("trace", strategies))
     p = call_or_fail(play_deal, seed, deal_i, variant, strategies, dealer, ruleset=rules)
     if as_json:

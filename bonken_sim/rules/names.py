@@ -176,13 +176,33 @@ def make_variant(contract: str, trump: str | None = None, ruleset: object = None
     return Variant(c)
 
 
+#: a troeven variant named with its trump: ``troeven_H``, ``troeven:H``, ``troeven-nt``
+_TROEVEN_VARIANT = re.compile(r"\s*troeven\s*[_:\- ]?\s*(\w+)\s*", flags=re.IGNORECASE)
+
+
 def parse_variant(text: str, ruleset: object = None) -> Variant:
     """``bukken``, ``troeven_H``, ``troeven:H`` or ``troeven-nt`` → a Variant (``ruleset``:
     see make_variant)."""
-    m = re.fullmatch(r"\s*troeven\s*[_:\- ]?\s*(\w+)\s*", text, flags=re.IGNORECASE)
+    m = _TROEVEN_VARIANT.fullmatch(text)
     if m:
         return make_variant("troeven", m.group(1))
     return make_variant(text, ruleset=ruleset)
+
+
+def contract_variant(contract: str, trump: str | None = None, ruleset: object = None) -> Variant:
+    """``--contract NAME`` with an optional ``--trump SUIT``: a contract and its trump as
+    make_variant takes them, or a troeven variant named with its trump (``troeven_S``, the
+    names of ``--contracts``), with which a ``--trump`` given as well must agree."""
+    m = _TROEVEN_VARIANT.fullmatch(contract)
+    if m is None:
+        return make_variant(contract, trump, ruleset=ruleset)
+    named = trump_from_name(m.group(1))
+    if trump is not None and trump_from_name(trump) != named:
+        raise ValueError(
+            f"--contract {contract.strip()} has trump {named}, but --trump is {trump.strip()}; "
+            "give the trump once"
+        )
+    return make_variant("troeven", named, ruleset=ruleset)
 
 
 def parse_variants(text: str, ruleset: object = None) -> list[Variant]:

@@ -58,9 +58,30 @@ def test_play_json_is_a_trace_record(capsys):
 
 
 @pytest.mark.parametrize(
+    "contract",
+    [["troeven_S"], ["troeven_S", "--trump", "S"], ["Troeven-s", "--trump", "s"]],
+    ids=["name", "name-and-trump", "spelling"],
+)
+@pytest.mark.parametrize("as_json", [[], ["--json"]], ids=["text", "json"])
+def test_play_takes_a_troeven_variant_as_the_contract(capsys, contract, as_json):
+    """``--contract troeven_S`` (the name ``--contracts`` takes) plays what ``--contract
+    troeven --trump S`` plays; a --trump that agrees may be given too."""
+    args = ["play", "--seed", "5", "--deal", "2", *as_json, "--contract"]
+    code, expected, err = run(capsys, *args, "troeven", "--trump", "S")
+    assert code == 0, err
+    assert run(capsys, *args, *contract) == (0, expected, "")
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
         (["play", "--seed", "1", "--contract", "poker"], "unknown contract 'poker'"),
+        (
+            ["play", "--seed", "1", "--contract", "troeven_S", "--trump", "H"],
+            "--contract troeven_S has trump S, but --trump is H; give the trump once",
+        ),
+        (["play", "--seed", "1", "--contract", "troeven_X"], "unknown trump 'X'"),
+        (["play", "--seed", "1", "--contract", "troeven_NT", "--trump", "X"], "unknown trump 'X'"),
         (["play", "--seed", "1", "--contract", "bukken", "--trump", "H"], "not a trump contract"),
         (["play", "--seed", "1", "--contract", "troeven"], "troeven needs a trump"),
         (["play", "--seed", "1", "--contract", "troeven", "--trump", "X"], "unknown trump"),
