@@ -16,10 +16,12 @@ from bonken_sim.cli.common import (
     ruleset_options,
     seed_option,
 )
+from bonken_sim.rules.names import contract_variant
 
 CONTRACT_HELP = (
-    "A trick contract: bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag or "
-    "troeven (bierkaart under its ruleset)."
+    "A trick contract: bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, "
+    "troeven (with --trump; bierkaart under its ruleset), or troeven_C, troeven_D, troeven_H, "
+    "troeven_S, troeven_NT."
 )
 
 
@@ -94,7 +96,12 @@ def format_result(r, name: str) -> list[str]:
 
 @click.command()
 @click.option("--contract", required=True, metavar="NAME", help=CONTRACT_HELP)
-@click.option("--trump", default=None, metavar="SUIT", help="Trump for troeven: C, D, H, S or NT.")
+@click.option(
+    "--trump",
+    default=None,
+    metavar="SUIT",
+    help="Trump for --contract troeven: C, D, H, S or NT (troeven_S names its own).",
+)
 @click.option(
     "--hands", default=None, metavar="HANDS", help="Four hands, seat 0 to 3, separated by '/'."
 )
@@ -142,7 +149,10 @@ def solve(
     from bonken_sim.engine.solve import trick_variant
 
     rules = resolve_rules(ruleset, rules_file)
-    variant = call_or_fail(trick_variant, contract, trump, rules)
+    # --contract takes what play takes (troeven_S too), through the same parser; then
+    # trick_variant refuses what cannot be solved (domino)
+    named = call_or_fail(contract_variant, contract, trump, ruleset=rules)
+    variant = call_or_fail(trick_variant, named, None, rules)
     masks, first = _position(hands, seed, deal, dealer, leader)
     compile_first(SOLVE)
     results = _solve_seats(_seats(seat, first), masks, variant, first, rules, table_bits, max_nodes)

@@ -97,6 +97,35 @@ def test_bad_input_is_one_line_exit_2(capsys, args, message):
     assert err.startswith("bonken-sim: error: ") and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    "contract",
+    [["troeven_S"], ["troeven_S", "--trump", "S"], ["Troeven-s", "--trump", "s"]],
+    ids=["name", "name-and-trump", "spelling"],
+)
+def test_solve_takes_a_troeven_variant_as_the_contract(capsys, contract):
+    """``--contract troeven_S`` (the name play and --contracts take) solves what ``--contract
+    troeven --trump S`` solves; a --trump that agrees may be given too."""
+    args = ["solve", "--hands", HANDS, "--leader", "1", "--seat", "all", "--json", "--contract"]
+
+    def values(out):
+        return [(d["value"], d["best"], d["cards"]) for d in json.loads(out)]
+
+    code, expected, err = run(capsys, *args, "troeven", "--trump", "S")
+    assert code == 0, err
+    code, out, err = run(capsys, *args, *contract)
+    assert code == 0 and err == "" and values(out) == values(expected)
+
+
+def test_a_trump_that_disagrees_with_the_variant_is_one_line_exit_2(capsys):
+    args = ["--contract", "troeven_S", "--trump", "H", "--hands", HANDS, "--leader", "1"]
+    code, out, err = run(capsys, "solve", *args)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err == (
+        "bonken-sim: error: --contract troeven_S has trump S, but --trump is H; "
+        "give the trump once\n"
+    )
+
+
 def test_domino_is_refused(capsys):
     code, _, err = run(
         capsys, "solve", "--contract", "domino", "--hands", "AS / KS / QS / JS", "--leader", "0"
