@@ -133,13 +133,19 @@ def contract_name(variant: Variant, ruleset: object = None) -> str:
     return contract_names(ruleset)[int(variant.contract)]
 
 
+class UnknownContract(ValueError):
+    """A name that is no contract; the message lists the names that are."""
+
+    def __init__(self, name: str, choices: tuple[str, ...]) -> None:
+        super().__init__(f"unknown contract {name!r} (expected one of: {', '.join(choices)})")
+
+
 def contract_from_name(name: str) -> Contract:
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     for c in Contract:
         if c.label == key:
             return c
-    names = ", ".join(c.label for c in Contract)
-    raise ValueError(f"unknown contract {name!r} (expected one of: {names})")
+    raise UnknownContract(name, tuple(c.label for c in Contract))
 
 
 def trump_from_name(name: str) -> str:
@@ -195,7 +201,12 @@ def contract_variant(contract: str, trump: str | None = None, ruleset: object = 
     names of ``--contracts``), with which a ``--trump`` given as well must agree."""
     m = _TROEVEN_VARIANT.fullmatch(contract)
     if m is None:
-        return make_variant(contract, trump, ruleset=ruleset)
+        try:
+            return make_variant(contract, trump, ruleset=ruleset)
+        except UnknownContract:
+            # --contract takes troeven's variants by name too, so the choices list them
+            troevens = tuple(v.name for v in VARIANTS if v.contract is Contract.TROEVEN)
+            raise UnknownContract(contract, (*contract_names(ruleset), *troevens)) from None
     named = trump_from_name(m.group(1))
     if trump is not None and trump_from_name(trump) != named:
         raise ValueError(

@@ -73,6 +73,24 @@ def test_play_takes_a_troeven_variant_as_the_contract(capsys, contract, as_json)
 
 
 @pytest.mark.parametrize(
+    "args",
+    [["play", "--seed", "1"], ["solve", "--hands", "AS / KS / QS / JS", "--leader", "0"]],
+    ids=["play", "solve"],
+)
+def test_an_unknown_contract_lists_the_troeven_variants_too(capsys, args):
+    """--contract takes troeven_S as well as troeven: the refusal lists every name it takes."""
+    assert run(capsys, *args, "--contract", "poker") == (
+        2,
+        "",
+        "bonken-sim: error: unknown contract 'poker' (expected one of: bukken, hartenjagen, "
+        "herenboeren, vrouwen, hartenheer, laatste_slag, domino, troeven, troeven_C, "
+        "troeven_D, troeven_H, troeven_S, troeven_NT)\n",
+    )
+    code, _, err = run(capsys, *args, "--ruleset", "bierkaart", "--contract", "poker")
+    assert code == 2 and "laatste_slag, bierkaart, troeven, troeven_C" in err  # not domino
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
         (["play", "--seed", "1", "--contract", "poker"], "unknown contract 'poker'"),
