@@ -13,6 +13,7 @@ both chose the same variant (the chooser's value of each contract).
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -171,23 +172,32 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
     variants = [v for v in order if v in ca["contracts"] and v in cb["contracts"]]
     if not variants:
         raise CompareError("the runs have no contract variant in common")
-    rows = []
-    for v in variants:
-        da, sa = _scores(run_a, v)
-        db, sb = _scores(run_b, v)
-        common, ia, ib = np.intersect1d(da, db, assume_unique=True, return_indices=True)
-        n = len(common)
-        if n < 2:
-            continue
-        sa, sb = sa[ia], sb[ib]
-        seats = [_paired(sa[:, p], sb[:, p]) for p in range(4)]
-        rows.append({"variant": v, "n": n, "seats": seats})
+    rows = _variant_rows(run_a, run_b, variants)
+    if not rows:
+        # an empty table would look like a comparison that found nothing
+        raise CompareError(
+            "; ".join(["the runs have no deal in common: nothing to compare", *notes])
+        )
     return {
         **_pair_fields("deals", run_a, run_b, ma, mb),
         "dealer": ca.get("dealer", 0),
         "notes": notes,
         "variants": rows,
     }
+
+
+def _variant_rows(run_a, run_b, variants: list[str]) -> list[dict[str, Any]]:
+    """Per variant, over the deals both runs hold: the count and each seat's paired means.
+    One deal in common still says exactly what B changed on it; only its CI is undefined."""
+    rows = []
+    for v in variants:
+        da, sa = _scores(run_a, v)
+        db, sb = _scores(run_b, v)
+        common, ia, ib = np.intersect1d(da, db, assume_unique=True, return_indices=True)
+        if len(common):
+            seats = [_paired(sa[ia, p], sb[ib, p]) for p in range(4)]
+            rows.append({"variant": v, "n": len(common), "seats": seats})
+    return rows
 
 
 def to_json(doc: dict[str, Any]) -> dict[str, Any]:
@@ -242,15 +252,14 @@ def to_text(doc: dict[str, Any]) -> list[str]:
         "the same cards in both: mean paired difference of raw scores per deal, ± the 95% CI "
         "half-width",
     )
+    if any(r["n"] < 2 for r in doc["variants"]):
+        lines.append("one deal: its differences stand alone (a 95% CI needs two deals or more)")
     head = f"{'variant':12s} {'deals':>8s}" + "".join(
         f" {f'seat {p} {roles[p]}':>16s}" for p in range(4)
     )
     lines.append(head)
     for r in doc["variants"]:
-        cells = []
-        for s in r["seats"]:
-            e = s["diff"]
-            cells.append(f" {f'{e.mean:+.3f} ± {e.half_width:.3f}':>16s}")
+        cells = [f" {_diff_cell(s['diff']):>16s}" for s in r["seats"]]
         lines.append(f"{r['variant']:12s} {r['n']:>8,d}" + "".join(cells))
     lines.append("")
     chooser = (dealer + 2) % 4
@@ -258,6 +267,13 @@ def to_text(doc: dict[str, Any]) -> list[str]:
         if _significant(r["seats"][chooser]["diff"]):
             lines.append(_moves_chooser(doc["ruleset_b"], r["variant"], r["seats"][chooser]))
     return lines
+
+
+def _diff_cell(e: Estimate) -> str:
+    """``+1.250 ± 0.310``; the difference alone when it has no interval (one deal)."""
+    if not math.isfinite(e.half_width):
+        return f"{e.mean:+.3f}"
+    return f"{e.mean:+.3f} ± {e.half_width:.3f}"
 
 
 # --- game runs ------------------------------------------------------------------------------

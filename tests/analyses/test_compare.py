@@ -100,3 +100,39 @@ def test_an_incomplete_game_run_is_named_in_text_and_json(game_runs, tmp_path, c
     assert main(["compare", str(a), str(cut), "--json"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]
     assert "run B is incomplete: 40 of 60 games compared" in notes
+
+
+def test_runs_of_one_deal_show_its_differences_without_an_interval(tmp_path, capsys):
+    """One deal in common is what B changed on that deal, exactly: the table shows it alone,
+    with a line saying why there is no ±, and the JSON has null intervals (not an empty
+    table)."""
+    opts = dict(deals=1, seed=3, threads=1, contracts="bukken,troeven_S")
+    a = run_deals(out=tmp_path / "a", **opts).out
+    b = run_deals(out=tmp_path / "b", ruleset="double-points", **opts).out
+    assert main(["compare", str(a), str(b)]) == 0
+    text = capsys.readouterr().out
+    assert "one deal: its differences stand alone (a 95% CI needs two deals or more)" in text
+    rows = [ln.split() for ln in text.splitlines() if ln.startswith(("bukken", "troeven_S"))]
+    assert [r[:2] for r in rows] == [["bukken", "1"], ["troeven_S", "1"]]
+    assert all(len(r) == 6 and "nan" not in r and "±" not in r for r in rows)
+    assert main(["compare", str(a), str(b), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for row, cells in zip(doc["variants"], rows, strict=True):
+        for seat, cell in zip(row["seats"], cells[2:], strict=True):
+            assert seat["diff"] == {
+                "mean": seat["mean_b"] - seat["mean_a"],
+                "ci95": None,
+                "sd": None,
+            }
+            assert float(cell) == seat["diff"]["mean"]
+
+
+def test_runs_without_a_deal_in_common_are_one_line_exit_2(deal_runs, tmp_path, capsys):
+    a, b = deal_runs
+    empty = tmp_path / "b"
+    shutil.copytree(b, empty)
+    for _ in range(3):  # an interrupted run that has not finished a part yet
+        _drop_last_part(empty)
+    err = _error(capsys, str(a), str(empty))
+    assert err.startswith("bonken-sim: error: the runs have no deal in common: nothing to compare")
+    assert "run B is incomplete: 0 of 600 deals compared" in err
