@@ -143,16 +143,9 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
 MAX_DEALS = 10_000_000
 
 
-def run_ladder(
-    deals: int,
-    seed: int,
-    threads: int | None = None,
-    expert_deals: int = EXPERT_DEALS,
-    expert: str = "expert",
-) -> dict[str, Any]:
-    """Every rung of the ladder on ``deals`` deals of ``seed``; the expert rung (``expert``:
-    its strategy name, settings included, over each tier of ``EXPERT_LOWERS``) on the first
-    ``expert_deals`` of them (0: none; at most ``deals``)."""
+def check_counts(deals: int, expert_deals: int) -> None:
+    """A ValueError for a count of deals the ladder cannot measure with: a command checks
+    them before it compiles or plays anything."""
     if deals < 2:
         raise ValueError(
             f"--deals must be at least 2 (a confidence interval needs two), got {deals}"
@@ -166,6 +159,19 @@ def run_ladder(
         raise ValueError(
             f"--expert-deals must be 0 (no expert rung) or at least 2, got {expert_deals}"
         )
+
+
+def run_ladder(
+    deals: int,
+    seed: int,
+    threads: int | None = None,
+    expert_deals: int = EXPERT_DEALS,
+    expert: str = "expert",
+) -> dict[str, Any]:
+    """Every rung of the ladder on ``deals`` deals of ``seed``; the expert rung (``expert``:
+    its strategy name, settings included, over each tier of ``EXPERT_LOWERS``) on the first
+    ``expert_deals`` of them (0: none; at most ``deals``)."""
+    check_counts(deals, expert_deals)
     expert_deals = min(expert_deals, deals)
     models = load_models()
     rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}

@@ -140,8 +140,9 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
 @expert_options
 def ladder(deals, seed, threads, out, force, as_json, expert_deals, expert_samples, expert_exact):
     """Measure each step of the strategy ladder: card play, contract choice, doubling."""
-    from bonken_sim.analyses.ladder import run_ladder, to_json, to_text
+    from bonken_sim.analyses.ladder import check_counts, run_ladder, to_json, to_text
 
+    call_or_fail(check_counts, deals, expert_deals)  # at once, not after the compile
     expert = expert_strategies("expert", expert_samples, expert_exact).split(",")[0]
     saving = str(out) != "-"
     if saving:

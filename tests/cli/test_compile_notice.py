@@ -124,6 +124,22 @@ def test_on_a_terminal_the_compile_counts_parts_and_functions(cold_cache, tmp_pa
 
 
 @pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--deals", "1"], "--deals must be at least 2"),
+        (["--deals", "2e7"], "--deals must be at most 10,000,000"),
+        (["--deals", "50", "--expert-deals", "1"], "--expert-deals must be 0"),
+    ],
+)
+def test_ladder_refuses_its_counts_before_compiling(cold_cache, capsys, args, message):
+    """A count the ladder refuses is refused at once, not after minutes of compiling."""
+    assert main(["ladder", *args, "--out", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert cold_cache == [] and out == ""
+    assert err.startswith(f"bonken-sim: error: {message}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
     ("args", "needs"),
     [
         (["run", "--deals", "100", "--seed", "1", "--threads", "1"], [("deals", "basic")]),
