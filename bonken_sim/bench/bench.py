@@ -23,6 +23,7 @@ from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import N_VARIANTS, STRATEGY_NAMES
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
+from bonken_sim.files import write_atomic
 from bonken_sim.rules.names import VARIANTS
 
 STRATEGIES = {name: tier for tier, name in enumerate(STRATEGY_NAMES)}  # name -> tier id
@@ -203,7 +204,8 @@ def run_bench(
         out_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         path = out_dir / f"bench_core_{stamp}.json"
-        path.write_text(json.dumps(result, indent=2))
+        # whole or not at all: a bench stopped or failing mid-write leaves no truncated JSON
+        write_atomic(path, [json.dumps(result, indent=2)])
         result["path"] = str(path)
         echo(f"\nwrote {path}")
     return result

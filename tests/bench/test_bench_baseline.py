@@ -104,3 +104,31 @@ def test_the_c_cross_check_builds_and_plays_fair_random_deals(tmp_path):
     assert m, out
     tricks = int(m.group(2)) / 40000  # seat 0's mean tricks per deal (sd about 1.4)
     assert abs(tricks - 3.24) < 0.03, tricks
+
+
+def test_bench_writes_its_result_whole_or_not_at_all(tmp_path, monkeypatch):
+    """The result file is written under a temporary name beside it and renamed into place,
+    so a bench stopped while writing leaves no truncated JSON behind."""
+    import json
+    import os
+
+    from bonken_sim.bench.bench import run_bench
+
+    renames: list[tuple[Path, Path]] = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if Path(dst).parent == tmp_path:  # not numba's cache index, written the same way
+            renames.append((Path(src), Path(dst)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    doc = run_bench(
+        deals=2000, repeats=1, threads=(1,), reference_deals=0, strategies=("random",),
+        out_dir=tmp_path, echo=lambda *a: None, solver={"endings": 0, "deals": 0},
+    )  # fmt: skip
+    path = Path(doc["path"])
+    ((src, dst),) = renames
+    assert dst == path and src.parent == path.parent and src.name.startswith(f".{path.name}.")
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file is left
+    assert json.loads(path.read_text())["baseline"] == doc["baseline"]
