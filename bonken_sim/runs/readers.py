@@ -29,7 +29,7 @@ from bonken_sim.runs.schema import (
     deals_schema,
     results_schema,
 )
-from bonken_sim.stats import Z95, Moments
+from bonken_sim.stats import Z95, Estimate, Moments
 
 
 def _part_paths(root: Path, manifest: dict, key: str) -> list[str]:
@@ -202,12 +202,15 @@ def score_sums(
 def seat_summary(total: int, moments: Moments) -> dict[str, Any]:
     """One seat's mean (from the exact sum), sd and normal 95% CI. The variance comes from
     merged centred moments, not from Σx² − n·mean², which cancels catastrophically when the
-    values are large next to their spread."""
+    values are large next to their spread.
+
+    The same Estimate as a game run's means (stats.mean_ci): one deal, like one game, has
+    no sd and no interval (NaN here, null in JSON), not an sd of 0."""
     n = moments.n
     mean = total / n
-    var_ = moments.variance if n > 1 else 0.0
-    half = Z95 * math.sqrt(var_ / n) if n > 1 else float("nan")
-    return {"mean": mean, "ci95": [mean - half, mean + half], "sd": math.sqrt(var_)}
+    sd = math.sqrt(moments.variance)  # NaN below two values
+    half = Z95 * sd / math.sqrt(n)
+    return Estimate(mean, sd, mean - half, mean + half).to_dict()
 
 
 def summarize(path: str | os.PathLike) -> dict:

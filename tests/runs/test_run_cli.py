@@ -241,6 +241,17 @@ def test_summary_json_of_one_deal_has_null_intervals(capsys, tmp_path):
     assert all(seat["ci95"] is None for seat in row["seats"])
 
 
+def test_summary_json_of_one_deal_has_no_sd_as_one_game_has_none(capsys, tmp_path):
+    """One score has no spread to estimate: null, as a game run of one game says, not 0."""
+    out = tmp_path / "r"
+    run_json(capsys, "--deals", "1", "--seed", "3", "--out", out, "--contracts", "bukken")
+    code, text, err = cli(capsys, "summary", out, "--json")
+    assert code == 0, err
+    (row,) = json.loads(text)["variants"]
+    assert [set(seat) for seat in row["seats"]] == [{"mean", "sd", "ci95"}] * 4
+    assert all(seat["sd"] is None for seat in row["seats"])
+
+
 def test_summary_text_of_one_deal_shows_the_means_without_an_interval(capsys, tmp_path):
     out = tmp_path / "r"
     run_json(capsys, "--deals", "1", "--seed", "3", "--out", out, "--contracts", "bukken")

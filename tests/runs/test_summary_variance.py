@@ -50,5 +50,5 @@ def test_seat_summary_takes_the_mean_from_the_exact_sum():
     assert doc["sd"] == pytest.approx(float(np.std(scores, ddof=1)), rel=1e-12)
     half = 1.959963984540054 * doc["sd"] / math.sqrt(len(scores))
     assert doc["ci95"] == pytest.approx([doc["mean"] - half, doc["mean"] + half], rel=1e-12)
-    one = seat_summary(5, Moments.of([5]))
-    assert one["sd"] == 0.0 and math.isnan(one["ci95"][0])
+    one = seat_summary(5, Moments.of([5]))  # one sample: no spread to speak of, as mean_ci
+    assert one["mean"] == 5 and math.isnan(one["sd"]) and math.isnan(one["ci95"][0])
