@@ -123,7 +123,7 @@ def check_dir_writable(path: Path) -> None:
     (``mkdir(parents=True)``) or written in: it or the nearest of its ancestors that exists is
     not a directory, or that one cannot be written (a temporary file is made and removed)."""
     path = path.expanduser()
-    nearest = _nearest_existing(path) or Path(".")
+    nearest = nearest_existing(path) or Path(".")
     if not nearest.is_dir():
         raise CannotWrite(path, f"{nearest} is not a directory")
     try:
@@ -146,12 +146,12 @@ def _temp_beside(path: Path) -> tuple[int, str]:
 def _no_directory(parent: Path) -> str:
     """Why ``parent``, not a directory, cannot hold a file: the first of it and its ancestors
     that exists is not a directory, or it does not exist."""
-    above = _nearest_existing(parent)
+    above = nearest_existing(parent)
     if above is not None and not above.is_dir():
         return f"{above} is not a directory"
     return f"directory {parent} does not exist"
 
 
-def _nearest_existing(path: Path) -> Path | None:
+def nearest_existing(path: Path) -> Path | None:
     """``path`` or the nearest of its ancestors that exists (as a link, too); None if none."""
     return next((p for p in (path, *path.parents) if os.path.lexists(p)), None)

@@ -29,6 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from bonken_sim import __version__
+from bonken_sim.files import nearest_existing
 from bonken_sim.processes import let_a_stop_signal_land, stop_workers, workers_watched
 from bonken_sim.report import games as G
 from bonken_sim.report.aggregate import (
@@ -109,9 +110,9 @@ def check_out(run: Path, out: Path) -> None:
             )
     if out.exists() and not out.is_dir():
         raise ReportError(f"--out {out} exists and is not a directory")
-    ancestor = out.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
+    # the folder is made with mkdir(parents=True): the nearest ancestor there is (a dangling
+    # link included) must be a directory
+    ancestor = nearest_existing(out.parent) or Path(".")
     if not ancestor.is_dir():
         raise ReportError(f"cannot write the report to {out}: {ancestor} is not a directory")
     if out.is_dir() and any(out.iterdir()) and not is_report_dir(out):

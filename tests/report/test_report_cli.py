@@ -92,6 +92,7 @@ def _damaged(run_dir, tmp_path, **changes):
         ("out_is_run", r"is the run directory itself"),
         ("out_not_report", r"exists and is not a bonken-sim report"),
         ("out_unwritable", r"cannot write the report to .*: .*/f is not a directory"),
+        ("out_below_a_dangling_link", r"to .*/link/report: .*/link is not a directory"),
         ("out_is_file", r"exists and is not a directory"),
         ("missing_part", r"part file part-000001\.parquet is missing"),
     ],
@@ -124,6 +125,9 @@ def test_errors_are_one_line(capsys, run_dir, tmp_path, case, message):
     elif case == "out_unwritable":
         (tmp_path / "f").write_text("x")
         args += ["--out", tmp_path / "f" / "report"]
+    elif case == "out_below_a_dangling_link":  # mkdir cannot make a folder through it
+        (tmp_path / "link").symlink_to(tmp_path / "nowhere")
+        args += ["--out", tmp_path / "link" / "report"]
     elif case == "out_is_file":
         (tmp_path / "f").write_text("x")
         args += ["--out", tmp_path / "f"]
