@@ -86,6 +86,7 @@ VARIANTS: tuple[Variant, ...] = tuple(Variant(c) for c in NEGATIVE_CONTRACTS) + 
     Variant(Contract.TROEVEN, t) for t in TRUMPS
 )
 VARIANT_NAMES = tuple(v.name for v in VARIANTS)
+TROEVEN_NAMES = tuple(v.name for v in VARIANTS if v.contract is Contract.TROEVEN)
 
 # The beer card ("bierkaart", whoever takes the 7♦ scores -50) is a house-rules contract that
 # takes Domino's slot (variant id 6, Contract.DOMINO) when a ruleset lists it in
@@ -205,8 +206,7 @@ def contract_variant(contract: str, trump: str | None = None, ruleset: object = 
             return make_variant(contract, trump, ruleset=ruleset)
         except UnknownContract:
             # --contract takes troeven's variants by name too, so the choices list them
-            troevens = tuple(v.name for v in VARIANTS if v.contract is Contract.TROEVEN)
-            raise UnknownContract(contract, (*contract_names(ruleset), *troevens)) from None
+            raise UnknownContract(contract, (*contract_names(ruleset), *TROEVEN_NAMES)) from None
     named = trump_from_name(m.group(1))
     if trump is not None and trump_from_name(trump) != named:
         raise ValueError(
@@ -214,6 +214,16 @@ def contract_variant(contract: str, trump: str | None = None, ruleset: object = 
             "give the trump once"
         )
     return make_variant("troeven", named, ruleset=ruleset)
+
+
+def _listed_variant(item: str, ruleset: object) -> Variant:
+    """One name of a list that parse_variants does not expand (not ``all`` or ``troeven``)."""
+    try:
+        return parse_variant(item, ruleset)
+    except UnknownContract:
+        # the list takes all and the troeven variants by name too, so the choices list them
+        choices = ("all", *contract_names(ruleset), *TROEVEN_NAMES)
+        raise UnknownContract(item, choices) from None
 
 
 def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
@@ -231,7 +241,7 @@ def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
         elif item.lower() == "troeven":
             new = [v for v in VARIANTS if v.contract is Contract.TROEVEN]
         else:
-            v = parse_variant(item, ruleset)
+            v = _listed_variant(item, ruleset)
             if v in named:
                 raise ValueError(f"{item!r} is listed twice in {text!r}")
             named.add(v)

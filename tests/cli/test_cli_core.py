@@ -91,6 +91,37 @@ def test_an_unknown_contract_lists_the_troeven_variants_too(capsys, args):
 
 
 @pytest.mark.parametrize(
+    "command, option, prefix",
+    [
+        ("run", "--contracts", "--contracts: "),
+        ("trace", "--contracts", ""),
+        ("advise", "--available", "--available: "),
+    ],
+    ids=["run", "trace", "advise"],
+)
+def test_an_unknown_name_in_a_contract_list_lists_every_name_it_takes(
+    capsys, tmp_path, command, option, prefix
+):
+    """A contract list takes all and troeven_S as well as the contracts: the refusal lists
+    them all, in one line, and under the beer-card ruleset bierkaart in domino's place."""
+    given = {
+        "run": ["--deals", "2", "--seed", "1", "--out", str(tmp_path / "r")],
+        "trace": ["--deals", "2", "--seed", "1", "--out", str(tmp_path / "t.jsonl")],
+        "advise": ["--hand", "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"],
+    }[command]
+    assert run(capsys, command, *given, option, "bukken,poker") == (
+        2,
+        "",
+        f"bonken-sim: error: {prefix}unknown contract 'poker' (expected one of: all, bukken, "
+        "hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, domino, troeven, "
+        "troeven_C, troeven_D, troeven_H, troeven_S, troeven_NT)\n",
+    )
+    code, _, err = run(capsys, command, *given, "--ruleset", "bierkaart", option, "poker")
+    assert code == 2 and "laatste_slag, bierkaart, troeven, troeven_C" in err  # not domino
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
         (["play", "--seed", "1", "--contract", "poker"], "unknown contract 'poker'"),
