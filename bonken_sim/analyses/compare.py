@@ -112,11 +112,16 @@ def _overlap(ra: list[tuple[int, int]], rb: list[tuple[int, int]]) -> int:
     return shared
 
 
+def _compared(ma: dict, mb: dict, unit: str) -> int:
+    """How many deals (games: ``unit``) both runs' finished parts hold."""
+    start = "deal_start" if unit == "deals" else "game_start"
+    return _overlap(_held(ma, start, unit), _held(mb, start, unit))
+
+
 def _coverage_notes(ma: dict, mb: dict, unit: str) -> list[str]:
     """Only the deals (games) both runs hold are paired: a note for each run of which fewer
     are compared than it was made for, an incomplete run saying so."""
-    start = "deal_start" if unit == "deals" else "game_start"
-    compared = _overlap(_held(ma, start, unit), _held(mb, start, unit))
+    compared = _compared(ma, mb, unit)
     notes = []
     for label, m in (("A", ma), ("B", mb)):
         total = int(m["config"][unit])
@@ -173,17 +178,27 @@ def compare_runs(run_a: str | os.PathLike, run_b: str | os.PathLike) -> dict[str
     if not variants:
         raise CompareError("the runs have no contract variant in common")
     rows = _variant_rows(run_a, run_b, variants)
-    if not rows:
-        # an empty table would look like a comparison that found nothing
-        raise CompareError(
-            "; ".join(["the runs have no deal in common: nothing to compare", *notes])
-        )
+    _check_in_common(len(rows), "runs", "deal", notes)
     return {
         **_pair_fields("deals", run_a, run_b, ma, mb),
         "dealer": ca.get("dealer", 0),
         "notes": notes,
         "variants": rows,
     }
+
+
+def _check_in_common(n: int, runs: str, unit: str, notes: list[str]) -> None:
+    """Nothing in common is a CompareError naming the coverage notes (an empty table would
+    look like a comparison that found nothing); one in common is compared, without a CI."""
+    if n == 0:
+        raise CompareError(
+            "; ".join([f"the {runs} have no {unit} in common: nothing to compare", *notes])
+        )
+
+
+def _one_alone(unit: str) -> str:
+    """The line over a table with a difference of one deal (game) alone."""
+    return f"one {unit}: its differences stand alone (a 95% CI needs two {unit}s or more)"
 
 
 def _variant_rows(run_a, run_b, variants: list[str]) -> list[dict[str, Any]]:
@@ -253,7 +268,7 @@ def to_text(doc: dict[str, Any]) -> list[str]:
         "half-width",
     )
     if any(r["n"] < 2 for r in doc["variants"]):
-        lines.append("one deal: its differences stand alone (a 95% CI needs two deals or more)")
+        lines.append(_one_alone("deal"))
     head = f"{'variant':12s} {'deals':>8s}" + "".join(
         f" {f'seat {p} {roles[p]}':>16s}" for p in range(4)
     )
@@ -269,11 +284,13 @@ def to_text(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _diff_cell(e: Estimate) -> str:
-    """``+1.250 ± 0.310``; the difference alone when it has no interval (one deal)."""
+def _diff_cell(e: Estimate, digits: int = 3, scale: float = 1) -> str:
+    """``+1.250 ± 0.310`` (``scale`` times ``e``); the difference alone when it has no
+    interval (one deal or game)."""
+    mean = f"{scale * e.mean:+.{digits}f}"
     if not math.isfinite(e.half_width):
-        return f"{e.mean:+.3f}"
-    return f"{e.mean:+.3f} ± {e.half_width:.3f}"
+        return mean
+    return f"{mean} ± {scale * e.half_width:.{digits}f}"
 
 
 # --- game runs ------------------------------------------------------------------------------
@@ -320,14 +337,14 @@ def compare_games(
     notes = _differences(ca, cb, ("players", "order", "doubling")) + _coverage_notes(
         ma, mb, "games"
     )
+    # before reading: a run that has not finished a part has no games to read
+    _check_in_common(_compared(ma, mb, "games"), "game runs", "game", notes)
     cols = ["game"] + [f"total_{p}" for p in range(4)] + [f"rank_{p}" for p in range(4)]
     ga = _read_games(run_a, ma, "games_file", cols)
     gb = _read_games(run_b, mb, "games_file", cols)
     games_a, games_b = ga.column("game").to_numpy(), gb.column("game").to_numpy()
     common, ia, ib = np.intersect1d(games_a, games_b, assume_unique=True, return_indices=True)
     n = len(common)
-    if n < 2:
-        raise CompareError("the game runs have fewer than 2 games in common")
 
     def col(t, name: str, idx: np.ndarray) -> np.ndarray:
         return t.column(name).to_numpy()[idx]
@@ -404,7 +421,7 @@ def _chooser_values(run_a, run_b, ma, mb, common: np.ndarray):
     for c in Contract:
         name = c.label
         m = same & (label == name)
-        if m.sum() < 2:
+        if not m.any():
             continue
         r = _paired(score_a[m], score_b[m])
         out.append({"contract": name, "deals": int(m.sum()), **r})
@@ -448,6 +465,8 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
         f"{doc['games']:,d} games with the same cards in both: paired differences per game, "
         "± the 95% CI half-width; a win is rank 1 (ties included)",
     )
+    if doc["games"] < 2:
+        lines.append(_one_alone("game"))
     lines.append(f"{'':26s} {'win rate':^15s} {'win rate change':>17s} {'mean total':>18s}")
     lines.append(
         f"{'seat':5s} {'profile':20s} {'A':>7s} {'B':>7s} {'(percent. points)':>17s} "
@@ -462,7 +481,7 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
         w, t = s["win"], s["total"]["diff"]
         lines.append(
             f"{s['seat']:<5d} {prof:20s} {100 * w['a']:6.2f}% {100 * w['b']:6.2f}% "
-            f"{_pp(w['diff']):>17s} {f'{t.mean:+.2f} ± {t.half_width:.2f}':>18s}"
+            f"{_pp(w['diff']):>17s} {_diff_cell(t, 2):>18s}"
         )
     if len(doc["profiles"]) > 1:
         lines.append("")
@@ -481,12 +500,13 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
         f"the chooser's raw score per contract, over the deals where both chose the same "
         f"variant ({100 * doc['same_choice']:.1f}% of deals)"
     )
+    if any(c["deals"] < 2 for c in doc["contracts"]):
+        lines.append(_one_alone("deal"))
     lines.append(f"{'contract':12s} {'deals':>9s} {'A':>8s} {'B':>8s} {'change':>16s}")
     for c in doc["contracts"]:
-        e = c["diff"]
         lines.append(
             f"{c['contract']:12s} {c['deals']:>9,d} {c['a']:+8.2f} {c['b']:+8.2f} "
-            f"{f'{e.mean:+.2f} ± {e.half_width:.2f}':>16s}"
+            f"{_diff_cell(c['diff'], 2):>16s}"
         )
     lines.append("")
     for c in doc["contracts"]:
@@ -507,4 +527,4 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
 
 
 def _pp(e: Estimate) -> str:
-    return f"{100 * e.mean:+.2f} ± {100 * e.half_width:.2f}"
+    return _diff_cell(e, 2, 100)

@@ -136,3 +136,41 @@ def test_runs_without_a_deal_in_common_are_one_line_exit_2(deal_runs, tmp_path, 
     err = _error(capsys, str(a), str(empty))
     assert err.startswith("bonken-sim: error: the runs have no deal in common: nothing to compare")
     assert "run B is incomplete: 0 of 600 deals compared" in err
+
+
+def test_game_runs_of_one_game_show_its_differences_without_an_interval(tmp_path, capsys):
+    """One game in common is what B changed on that game, as one deal is for deal runs: the
+    differences alone, a line saying why there is no ±, null intervals in the JSON."""
+    a, b = (
+        run_games(make_game_config(1, 8, doubling=d, threads=1, out=tmp_path / d)).out
+        for d in ("on", "off")
+    )
+    assert main(["compare", str(a), str(b)]) == 0
+    text = capsys.readouterr().out
+    assert "one game: its differences stand alone (a 95% CI needs two games or more)" in text
+    seats = [ln.split() for ln in text.splitlines() if ln[:1] in "0123" and "basic" in ln]
+    assert len(seats) == 4 and not any("±" in r or "nan" in r for r in seats)
+    assert main(["compare", str(a), str(b), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["games"] == 1
+    for seat, cells in zip(doc["seats"], seats, strict=True):
+        total = seat["total"]
+        assert total["diff"] == {
+            "mean": total["mean_b"] - total["mean_a"],
+            "ci95": None,
+            "sd": None,
+        }
+        assert float(cells[-1]) == total["diff"]["mean"]
+
+
+def test_game_runs_without_a_game_in_common_are_one_line_exit_2(game_runs, tmp_path, capsys):
+    a, b = game_runs
+    empty = tmp_path / "gb"
+    shutil.copytree(b, empty)
+    for _ in range(3):  # an interrupted game run that has not finished a part yet
+        _drop_last_part(empty)
+    err = _error(capsys, str(a), str(empty))
+    assert err.startswith(
+        "bonken-sim: error: the game runs have no game in common: nothing to compare"
+    )
+    assert "run B is incomplete: 0 of 60 games compared" in err
