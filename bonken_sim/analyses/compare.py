@@ -125,14 +125,19 @@ def _coverage_notes(ma: dict, mb: dict, unit: str) -> list[str]:
     notes = []
     for label, m in (("A", ma), ("B", mb)):
         total = int(m["config"][unit])
+        made = _counted(total, unit[:-1])
         if m.get("state") != "complete":
-            notes.append(f"run {label} is incomplete: {compared:,} of {total:,} {unit} compared")
+            notes.append(f"run {label} is incomplete: {compared:,} of {made} compared")
         elif compared < total:
             notes.append(
-                f"run {label} holds {total:,} {unit}: {compared:,} of them compared (those "
-                "both runs hold)"
+                f"run {label} holds {made}: {compared:,} of them compared (those both runs hold)"
             )
     return notes
+
+
+def _counted(n: int, unit: str) -> str:
+    """``1 deal``, ``600 deals``: ``n`` and the singular ``unit``, plural unless one."""
+    return f"{n:,} {unit}" if n == 1 else f"{n:,} {unit}s"
 
 
 def _pair_fields(
@@ -462,8 +467,8 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
     rb = doc["ruleset_b"]
     lines = _heading(
         doc,
-        f"{doc['games']:,d} games with the same cards in both: paired differences per game, "
-        "± the 95% CI half-width; a win is rank 1 (ties included)",
+        f"{_counted(doc['games'], 'game')} with the same cards in both: paired differences "
+        "per game, ± the 95% CI half-width; a win is rank 1 (ties included)",
     )
     if doc["games"] < 2:
         lines.append(_one_alone("game"))

@@ -174,3 +174,21 @@ def test_game_runs_without_a_game_in_common_are_one_line_exit_2(game_runs, tmp_p
         "bonken-sim: error: the game runs have no game in common: nothing to compare"
     )
     assert "run B is incomplete: 0 of 60 games compared" in err
+
+
+def test_counts_of_one_are_singular(tmp_path, capsys):
+    """A note or heading about one deal or game says "1 deal" or "1 game", not "1 deals"."""
+    opts = dict(deals=1, seed=3, threads=1, contracts="bukken")
+    a = run_deals(out=tmp_path / "a", **opts).out
+    b = tmp_path / "b"
+    shutil.copytree(run_deals(out=tmp_path / "full", ruleset="double-points", **opts).out, b)
+    _drop_last_part(b)
+    err = _error(capsys, str(a), str(b))
+    assert "run A holds 1 deal: 0 of them compared" in err
+    assert "run B is incomplete: 0 of 1 deal compared" in err
+    ga, gb = (
+        run_games(make_game_config(1, 8, doubling=d, threads=1, out=tmp_path / d)).out
+        for d in ("on", "off")
+    )
+    assert main(["compare", str(ga), str(gb)]) == 0
+    assert "seed 8, 1 game with the same cards in both" in capsys.readouterr().out
