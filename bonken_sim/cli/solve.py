@@ -16,7 +16,7 @@ from bonken_sim.cli.common import (
     ruleset_options,
     seed_option,
 )
-from bonken_sim.rules.names import contract_variant
+from bonken_sim.rules.names import contract_variant, variant_name
 
 CONTRACT_HELP = (
     "A trick contract: bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, "
@@ -160,7 +160,7 @@ def solve(
         docs = [r.record() for r in results]
         echo_json(docs if seat is not None and seat.lower() == "all" else docs[0])
         return
-    name = variant.name
+    name = variant_name(variant, rules)  # bierkaart, not domino, under the beer-card ruleset
     for r in results:
         for line in format_result(r, name):
             click.echo(line)

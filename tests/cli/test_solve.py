@@ -126,6 +126,16 @@ def test_a_trump_that_disagrees_with_the_variant_is_one_line_exit_2(capsys):
     )
 
 
+def test_the_beer_card_is_labelled_by_its_name(capsys):
+    """Under the beer-card ruleset variant 6 is bierkaart: the output says so, not domino."""
+    args = ["--contract", "bierkaart", "--hands", HANDS, "--leader", "1", "--seat", "all"]
+    code, out, err = run(capsys, "solve", "--ruleset", "bierkaart", *args)
+    assert code == 0 and err == ""
+    assert [ln.split(":")[0] for ln in out.splitlines() if "makes sure of" in ln] == [
+        "bierkaart"
+    ] * 4
+
+
 def test_domino_is_refused(capsys):
     code, _, err = run(
         capsys, "solve", "--contract", "domino", "--hands", "AS / KS / QS / JS", "--leader", "0"
