@@ -14,7 +14,6 @@ import os
 import platform
 from pathlib import Path
 
-import llvmlite.binding as llvm
 import numba
 from llvmlite import ir
 from numba import types
@@ -23,7 +22,7 @@ from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
-from . import _numba_inline, _numba_link
+from . import _numba_codegen, _numba_inline, _numba_link
 
 _CORE_DIR = Path(__file__).resolve().parent
 
@@ -69,30 +68,10 @@ class _RandomIds:
         return int.from_bytes(os.urandom(8), "little") >> 1
 
 
-def codegen_options(machine: str) -> tuple[str, ...]:
-    """LLVM options for compiling the kernels on a machine (``platform.machine()``).
-
-    On x86-64, LLVM's cmov converter (X86CmovConverter) is off. It turns a loop's
-    conditional moves back into branches where it guesses the condition predictable; in the
-    play loops the conditions are the cards, so those branches mispredict. Off, basic play
-    ran 5.3% more playouts per CPU-second over all twelve variants (negative contracts
-    13.6% more, troeven 3.5% fewer; 8 alternated pairs, ``bench_cpu_ab.py``) and basic games
-    6.5% more (8 of 10 pairs); random and advanced play over all twelve moved by under 1.5%.
-    The machine code changes, not what it computes: play is the same card for card.
-
-    Only for x86-64: the option belongs to LLVM's x86 backend, and LLVM ends the process
-    on an option it does not know."""
-    if machine.lower() in ("x86_64", "amd64"):
-        return ("--x86-cmov-converter=false",)
-    return ()
-
-
-for _option in codegen_options(platform.machine()):
-    llvm.set_option("bonken-sim", _option)  # before any kernel compiles: this module is first
-
 bytecode.FunctionIdentity._unique_ids = _RandomIds()
 _numba_inline.install()  # compile time only: see _numba_inline
 _numba_link.install()  # compile time only: see _numba_link
+_numba_codegen.install(platform.machine())  # before any kernel compiles: see _numba_codegen
 
 
 def _stable(value):
@@ -168,6 +147,8 @@ def _njit(fn, options):
     options = dict(options)
     if options.pop("_link_late", False):
         _numba_link.link_late(fn.__qualname__)
+    if options.pop("_stock_codegen", False):
+        _numba_codegen.stock(fn.__qualname__)
     dispatcher = numba.njit(**options)(fn)
     if options["cache"]:
         dispatcher._cache = _ClosureCache(dispatcher.py_func)
@@ -200,6 +181,9 @@ def jit(fn=None, **options):
     ``_link_late=True`` is for the dispatchers and kernels over the play loops: their own code
     is optimized before the loops are linked in, not the loops once more with it
     (``_numba_link``). Never for a function called per card.
+
+    ``_stock_codegen=True`` compiles with LLVM's default options, not the kernels' own
+    (``_numba_codegen``): for the bench's yardsticks, which stand for a plain numba kernel.
     """
     options.setdefault("cache", True)
     options.setdefault("nogil", True)

@@ -11,6 +11,9 @@ per-variant streams, strategies) is what the ratio measures.
 ``toy_playouts`` is the yardstick of whole commands (``bench.jobs``): the same dealing, then
 every seat plays its lowest legal card, on all threads (``prange``); a run or game command
 is timed against it on the same number of playouts.
+
+Both compile with LLVM's default options (``_stock_codegen``), not the engine's own
+(``_core/_numba_codegen.py``): they stand for the plain numba kernel the goals are set against.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from bonken_sim._core.rng import deal_state, fill_draws, play_state, scale_draw
 NT_VARIANT = TROEVEN_NT
 
 
-@jit
+@jit(_stock_codegen=True)
 def baseline_playouts(key, start, n):
     """Deal and play deals ``start … start+n−1``; returns the total tricks of seat 0 (so
     nothing is optimised away)."""
@@ -109,7 +112,7 @@ def select_bit(x, k):
     )
 
 
-@jit
+@jit(_stock_codegen=True)
 def tuned_playouts(key, start, n):
     """``baseline_playouts`` tuned: the same deals, draws and game, card for card, with the
     k-th legal card found without branches and the trick's winner kept by selects (the
@@ -151,7 +154,7 @@ def tuned_playouts(key, start, n):
     return total
 
 
-@jit
+@jit(_stock_codegen=True)
 def _lowest_card_deals(key, start, n, deck, hands):
     """Deal deals ``start … start+n−1`` and play each as a no-trump trick game in which every
     seat plays its lowest legal card; seat 0's tricks summed."""
@@ -185,7 +188,7 @@ def _lowest_card_deals(key, start, n, deck, hands):
 TOY_BLOCKS = 256
 
 
-@jit(parallel=True)
+@jit(parallel=True, _stock_codegen=True)
 def toy_playouts(key, start, n):
     """The toy-heuristic playout kernel: deals ``start … start+n−1`` dealt with the engine's
     dealing, each played (52 cards) with the trivial lowest-legal-card policy, on numba's
