@@ -24,6 +24,7 @@ from bonken_sim.rules.names import VARIANT_NAMES, variant_names
 from bonken_sim.runs.game_format import game_manifest
 from bonken_sim.runs.game_summary import scaled
 from bonken_sim.runs.storage import NotARun, dataset, read_manifest
+from bonken_sim.runs.summary_text import stands_alone
 from bonken_sim.stats import Estimate, mean_ci
 
 ROLES = ("dealer", "leader", "chooser", "doubler")  # relative to the dealer; doubler: first
@@ -201,11 +202,6 @@ def _check_in_common(n: int, runs: str, unit: str, notes: list[str]) -> None:
         )
 
 
-def _one_alone(unit: str) -> str:
-    """The line over a table with a difference of one deal (game) alone."""
-    return f"one {unit}: its differences stand alone (a 95% CI needs two {unit}s or more)"
-
-
 def _variant_rows(run_a, run_b, variants: list[str]) -> list[dict[str, Any]]:
     """Per variant, over the deals both runs hold: the count and each seat's paired means.
     One deal in common still says exactly what B changed on it; only its CI is undefined."""
@@ -273,7 +269,7 @@ def to_text(doc: dict[str, Any]) -> list[str]:
         "half-width",
     )
     if any(r["n"] < 2 for r in doc["variants"]):
-        lines.append(_one_alone("deal"))
+        lines.append(stands_alone("deal", "differences"))
     head = f"{'variant':12s} {'deals':>8s}" + "".join(
         f" {f'seat {p} {roles[p]}':>16s}" for p in range(4)
     )
@@ -471,7 +467,7 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
         "per game, ± the 95% CI half-width; a win is rank 1 (ties included)",
     )
     if doc["games"] < 2:
-        lines.append(_one_alone("game"))
+        lines.append(stands_alone("game", "differences"))
     lines.append(f"{'':26s} {'win rate':^15s} {'win rate change':>17s} {'mean total':>18s}")
     lines.append(
         f"{'seat':5s} {'profile':20s} {'A':>7s} {'B':>7s} {'(percent. points)':>17s} "
@@ -506,7 +502,7 @@ def _games_text(doc: dict[str, Any]) -> list[str]:
         f"variant ({100 * doc['same_choice']:.1f}% of deals)"
     )
     if any(c["deals"] < 2 for c in doc["contracts"]):
-        lines.append(_one_alone("deal"))
+        lines.append(stands_alone("deal", "differences"))
     lines.append(f"{'contract':12s} {'deals':>9s} {'A':>8s} {'B':>8s} {'change':>16s}")
     for c in doc["contracts"]:
         lines.append(

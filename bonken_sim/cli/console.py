@@ -11,7 +11,7 @@ import sys
 import time
 from typing import IO, Any
 
-from bonken_sim.runs.summary_text import has_interval
+from bonken_sim.runs.summary_text import has_interval, stands_alone
 
 
 def _duration(seconds: float) -> str:
@@ -141,7 +141,7 @@ def score_table(summary: dict) -> list[str]:
         "mean raw score per deal with 95% CI; dealer seat 0, leader 1, chooser 2",
     ]
     if any(row["n"] < 2 for row in s["variants"]):
-        lines.append("one deal: its scores stand alone (a 95% CI needs two deals or more)")
+        lines.append(stands_alone("deal", "scores"))
     lines.append(
         f"{'variant':<13}{'deals':>11}" + "".join(f"{'seat ' + str(p):>18}" for p in range(4))
     )

@@ -86,7 +86,8 @@ VARIANTS: tuple[Variant, ...] = tuple(Variant(c) for c in NEGATIVE_CONTRACTS) + 
     Variant(Contract.TROEVEN, t) for t in TRUMPS
 )
 VARIANT_NAMES = tuple(v.name for v in VARIANTS)
-TROEVEN_NAMES = tuple(v.name for v in VARIANTS if v.contract is Contract.TROEVEN)
+TROEVEN_VARIANTS = tuple(v for v in VARIANTS if v.contract is Contract.TROEVEN)
+TROEVEN_NAMES = tuple(v.name for v in TROEVEN_VARIANTS)
 
 # The beer card ("bierkaart", whoever takes the 7♦ scores -50) is a house-rules contract that
 # takes Domino's slot (variant id 6, Contract.DOMINO) when a ruleset lists it in
@@ -239,7 +240,7 @@ def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
         if item.lower() == "all":
             new = list(VARIANTS)
         elif item.lower() == "troeven":
-            new = [v for v in VARIANTS if v.contract is Contract.TROEVEN]
+            new = list(TROEVEN_VARIANTS)
         else:
             v = _listed_variant(item, ruleset)
             if v in named:

@@ -14,6 +14,12 @@ def has_interval(e: dict[str, Any]) -> bool:
     return ci is not None and all(x is not None and math.isfinite(x) for x in ci)
 
 
+def stands_alone(unit: str, what: str) -> str:
+    """The line over a table of one deal (game) ``unit``: its ``what`` (scores, differences)
+    stand alone, without an interval."""
+    return f"one {unit}: its {what} stand alone (a 95% CI needs two {unit}s or more)"
+
+
 def _pm(e: dict[str, Any], digits: int = 2) -> str:
     """``+3.21 ± 0.45``: a mean and the half-width of its 95% interval; the mean alone when
     it has no interval."""
@@ -50,11 +56,7 @@ def game_summary_lines(s: dict[str, Any]) -> list[str]:
         "",
         "win rate: rank 1, a shared first place counting for each (Wilson 95% CI)",
         "mean total: the settled total per game ± the half-width of its 95% CI",
-        *(
-            []
-            if s["games_done"] > 1
-            else ["one game: its totals and points stand alone (a 95% CI needs two games or more)"]
-        ),
+        *([] if s["games_done"] > 1 else [stands_alone("game", "totals and points")]),
         f"{'seat':<5}{'profile':<22}{'win rate':>24}{'mean total':>20}",
     ]
     for row in s["seats"]:
