@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import os
 import platform
+import sys
 from pathlib import Path
 
 import numba
@@ -113,6 +114,18 @@ class _ClosureCache(FunctionCache):
         cells = hashlib.sha256(repr(closure_data(self._py_func)).encode()).hexdigest()
         return (sig, codegen.magic_tuple(), (code, cells))
 
+    def _load_overload(self, sig, target_context):
+        """The cached build, or None (compiled then): an entry that reads but cannot be
+        rebuilt (damaged in a way its pickle did not show) is discarded like an unreadable
+        one (``_EntryFiles``)."""
+        try:
+            return super()._load_overload(sig, target_context)
+        except Exception as exc:
+            files = self._cache_file
+            key = self._index_key(sig, target_context.codegen())
+            discard(Path(files._data_path(files._entry_name(key))), exc)
+            return None
+
 
 class _EntryFiles(IndexDataCacheFile):
     """numba's index and data files of one function's cache, each entry's data file named by
@@ -141,6 +154,40 @@ class _EntryFiles(IndexDataCacheFile):
             with contextlib.suppress(OSError):
                 data = self._load_data(self._entry_name(key))
         return data
+
+    # A cache file that cannot be read (truncated by a full disk or a killed process,
+    # overwritten with junk) is removed and its kernel compiled again, instead of failing
+    # every command that loads it. numba writes each file under a temporary name and renames
+    # it, so a reader never sees another process's half-written file.
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except Exception as exc:
+            discard(Path(self._index_path), exc)
+            return {}
+
+    def _load_data(self, name):
+        try:
+            return super()._load_data(name)
+        except OSError:
+            raise
+        except Exception as exc:
+            discard(Path(self._data_path(name)), exc)
+            return None
+
+
+def discard(path: Path, exc: BaseException) -> None:
+    """Remove a damaged cache file, and say so in one line (its kernel compiles again)."""
+    with contextlib.suppress(OSError):
+        path.unlink()
+    why = str(exc) or type(exc).__name__
+    print(
+        f"bonken-sim: the kernel cache file {path} was damaged ({why}); "
+        "removed, its kernel is compiled again",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _njit(fn, options):

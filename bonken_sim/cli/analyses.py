@@ -130,6 +130,9 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON document instead of tables.")
 @click.option(
+    "--quiet", is_flag=True, help="No compile notice and nothing printed (the tables go to --out)."
+)
+@click.option(
     "--expert-deals",
     default="2000",
     show_default=True,
@@ -138,22 +141,28 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     help="Deals of the rung 'expert over advanced' (0: leave it out).",
 )
 @expert_options
-def ladder(deals, seed, threads, out, force, as_json, expert_deals, expert_samples, expert_exact):
+def ladder(
+    deals, seed, threads, out, force, as_json, quiet, expert_deals, expert_samples, expert_exact
+):
     """Measure each step of the strategy ladder: card play, contract choice, doubling."""
     from bonken_sim.analyses.ladder import check_counts, run_ladder, to_json, to_text
 
     call_or_fail(check_counts, deals, expert_deals)  # at once, not after the compile
     expert = expert_strategies("expert", expert_samples, expert_exact).split(",")[0]
     saving = str(out) != "-"
+    if quiet and not saving:
+        raise UserError("--quiet with --out - would measure and show nothing; give --out FILE")
     if saving:
         if out == Path("results/ladder.json"):
             call_or_fail(out.parent.mkdir, exist_ok=True)
         check_out_file(out, force)  # before the work, not after it
-    compile_first(*ladder_needs(expert_deals > 0))
+    compile_first(*ladder_needs(expert_deals > 0), show=not quiet)
     result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert)
     doc = to_json(result)
     if saving:
         write_out(out, [json_text(doc, indent=1)])
+    if quiet:
+        return
     click.echo(json_text(doc, indent=2) if as_json else to_text(result))
     if saving and not as_json:
         click.echo(f"\nsaved {out}", err=True)

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import IO, Any
 
-from bonken_sim.runs.summary_text import has_interval, stands_alone
+from bonken_sim.runs.summary_text import being_written, has_interval, stands_alone
 
 
 def _duration(seconds: float) -> str:
@@ -138,6 +138,7 @@ def score_table(summary: dict) -> list[str]:
     strat = strategies[0] if len(set(strategies)) == 1 else ",".join(strategies)
     lines = [
         head + f", strategies {strat}",
+        *being_written(s.get("writer")),
         "mean raw score per deal with 95% CI; dealer seat 0, leader 1, chooser 2",
     ]
     if any(row["n"] < 2 for row in s["variants"]):

@@ -173,10 +173,13 @@ def _dealer_of(dealer: str):
     help="Output JSONL file ('-' for stdout).",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
+@click.option(
+    "--quiet", is_flag=True, help="No compile notice and no closing line (the records only)."
+)
 @ruleset_options
 def trace(
     deals, seed, contracts, strategies, expert_samples, expert_exact, dealer, out, force,
-    ruleset, rules_file,
+    quiet, ruleset, rules_file,
 ):  # fmt: skip
     """Write every card of many deals as JSON lines, for independent checking."""
     from bonken_sim.engine.play import parse_strategies
@@ -192,7 +195,7 @@ def trace(
         raise UserError(f"--deals {deals:,} is too many for a trace file (at most 10,000,000)")
     if str(out) != "-":
         check_out_file(out, force)
-    compile_first(plays("trace", strats))
+    compile_first(plays("trace", strats), show=not quiet)
 
     def records():
         for d in range(deals):
@@ -204,7 +207,8 @@ def trace(
         echo_lines(records())
         return
     write_out(out, records())
-    click.echo(f"wrote {deals * len(variants):,} records to {out}", err=True)
+    if not quiet:
+        click.echo(f"wrote {deals * len(variants):,} records to {out}", err=True)
 
 
 @click.command()

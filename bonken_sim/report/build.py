@@ -55,6 +55,7 @@ from bonken_sim.report.render import html_page, markdown_page
 from bonken_sim.report.sections_deals import GUIDE, deal_sections
 from bonken_sim.report.sections_game_set import games_section
 from bonken_sim.report.sections_games import GAME_GUIDE, game_sections
+from bonken_sim.runs.lock import DirectoryBusy, acquire
 from bonken_sim.runs.storage import DEALS_DIR, VARIANT_NAMES
 
 REPORT_FORMAT = "bonken-sim-report"
@@ -121,6 +122,25 @@ def check_out(run: Path, out: Path) -> None:
         )
 
 
+@contextmanager
+def _locked_if_inside(run: Path, out: Path) -> Iterator[None]:
+    """A report written into its run's directory holds the run's lock while it writes, so
+    that no ``run --force`` or ``--resume`` changes the run under it (and it refuses while
+    one does). A report elsewhere takes no lock: it only reads the run."""
+    if not out.resolve().is_relative_to(run.resolve()):
+        yield
+        return
+    try:
+        lock = acquire(run)
+    except DirectoryBusy as exc:
+        raise ReportError(str(exc)) from None
+    except OSError:  # a run directory this process cannot write: the report says so
+        yield
+        return
+    with lock:
+        yield
+
+
 def is_report_dir(path: Path) -> bool:
     try:
         doc = json.loads((path / MARKER).read_text(encoding="utf-8"))
@@ -176,7 +196,10 @@ def write_report(
         strong = read_ladder(ladder, game_manifest) if ladder is not None else None
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
-        return _write_games(root, dest, fmts, game_manifest, compare_games, strong, t0, progress)
+        with _locked_if_inside(root, dest):
+            return _write_games(
+                root, dest, fmts, game_manifest, compare_games, strong, t0, progress
+            )
     if compare_games is not None:
         open_run(root)  # a run that is not a run at all says so first
         raise ReportError(
@@ -204,7 +227,10 @@ def write_report(
         )
     try:
         rules = (choice_rules, double_rules, game_runs, strong)
-        with workers_watched(pool) if pool is not None else contextlib.nullcontext():
+        with (
+            _locked_if_inside(root, dest),
+            workers_watched(pool) if pool is not None else contextlib.nullcontext(),
+        ):
             return _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
     except BrokenProcessPool:
         if pool is not None:

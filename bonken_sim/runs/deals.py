@@ -126,14 +126,17 @@ def run(
         new_manifest=functools.partial(new_manifest, config),
     )
     backend, rundir = open_run(config.executor_spec, executor, RunError, open_dir)
-    kind = config.executor_spec.kind if executor is None else "executor"
-    # looked up now, not at import, so a test may replace them
-    players = Players(play_task, play_chunk, warm_kernels)
-    session = DealSession(config, rundir, backend, kind, players, progress)
-    if on_start is not None:
-        on_start(session.cfg, session.already)
-    session.play(arrow)
-    return session.finish(t_start)
+    try:
+        kind = config.executor_spec.kind if executor is None else "executor"
+        # looked up now, not at import, so a test may replace them
+        players = Players(play_task, play_chunk, warm_kernels)
+        session = DealSession(config, rundir, backend, kind, players, progress)
+        if on_start is not None:
+            on_start(session.cfg, session.already)
+        session.play(arrow)
+        return session.finish(t_start)
+    finally:
+        rundir.release()
 
 
 def _import_arrow() -> None:

@@ -29,6 +29,7 @@ from typing import Any
 from bonken_sim.runs.errors import RunError
 from bonken_sim.runs.executors import WorkerMismatch, worker_name
 from bonken_sim.runs.files import TMP_DIR, sha256_file
+from bonken_sim.runs.lock import LOCK_FILE, DirectoryBusy, DirLock, acquire
 from bonken_sim.runs.manifest import (
     MANIFEST,
     NotARun,
@@ -165,11 +166,18 @@ class RunKind:
 
 @dataclass
 class RunDir:
-    """An open run directory and its manifest (saved after every change that matters)."""
+    """An open run directory and its manifest (saved after every change that matters),
+    locked against every other writer until ``release()``."""
 
     kind: RunKind
     root: Path
     manifest: dict
+    lock: DirLock | None = None
+
+    def release(self) -> None:
+        """Let other writers in (at the end of the session, however it ends)."""
+        if self.lock is not None:
+            self.lock.release()
 
     @property
     def parts(self) -> list[dict]:
@@ -221,11 +229,27 @@ def open_run_dir(
 ) -> RunDir:
     """Create, clear (``force``) or reopen (``resume``) the run directory ``out`` (None: a new
     one under ``results/``). ``new_manifest()`` is the manifest of a new run; ``check(root,
-    manifest)`` may refuse to resume a run made with other options."""
+    manifest)`` may refuse to resume a run made with other options.
+
+    The directory is locked first (``runs.lock``): while another process writes it, this
+    raises the kind's error naming that process, and nothing is touched, ``force`` or not.
+    The caller releases the lock (``RunDir.release``) when the session ends."""
     if resume:
         return _reopen(kind, out, check)
-    root = _claim(kind, out, seed, force)
-    return RunDir(kind, root, new_manifest())
+    root, lock = _claim(kind, out, seed, force)
+    return RunDir(kind, root, new_manifest(), lock)
+
+
+def _lock(kind: RunKind, root: Path) -> DirLock | None:
+    """The directory's lock, or None where no lock file can be made (a directory this
+    process cannot write, which it therefore cannot damage: the checks that follow say
+    why it cannot be used)."""
+    try:
+        return acquire(root)
+    except DirectoryBusy as exc:
+        raise kind.error(str(exc)) from None
+    except OSError:
+        return None
 
 
 def _reopen(kind: RunKind, out: Path | None, check) -> RunDir:
@@ -234,6 +258,16 @@ def _reopen(kind: RunKind, out: Path | None, check) -> RunDir:
     root = out
     if kind.resume_missing is not None and not (root.is_dir() and any(root.iterdir())):
         raise kind.fail(kind.resume_missing, root)
+    lock = _lock(kind, root) if root.is_dir() else None
+    try:
+        return _reopen_locked(kind, root, check, lock)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+
+
+def _reopen_locked(kind: RunKind, root: Path, check, lock: DirLock | None) -> RunDir:
     try:
         manifest = kind.read_manifest(root)
     except NotARun as exc:
@@ -244,7 +278,7 @@ def _reopen(kind: RunKind, out: Path | None, check) -> RunDir:
     _remove_temporaries(kind, root)
     manifest["parts"] = [p for p in manifest.get("parts", []) if _intact(kind, root, p)]
     _make_subdirs(kind, root, kind.dirs_of(manifest))
-    return RunDir(kind, root, manifest)
+    return RunDir(kind, root, manifest, lock)
 
 
 def _check_versions(kind: RunKind, root: Path, manifest: dict) -> None:
@@ -291,30 +325,40 @@ def _remove_tmp_dirs(kind: RunKind, root: Path) -> None:
             (root / d / TMP_DIR).rmdir()
 
 
-def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> Path:
-    """A directory for a new run: a new one under ``results/``, an empty or new ``out``, or
-    ``out`` cleared of the run of this kind it held (``force``)."""
+def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> tuple[Path, DirLock | None]:
+    """A directory for a new run, locked: a new one under ``results/``, an empty or new
+    ``out``, or ``out`` cleared of the run of this kind it held (``force``)."""
     if out is None:
         root = default_out(seed, prefix=kind.default_prefix, error=kind.error)
-    else:
-        root = out
-        if root.exists() and not root.is_dir():
-            raise kind.error(f"--out {root} exists and is not a directory")
-        if root.is_dir():
-            if (root / MANIFEST).exists():
-                _check_own_kind(kind, root, force)
-                if not force:
-                    raise kind.fail(kind.taken, root)
-                _clear(kind, root)
-            elif not _empty(kind, root):
-                raise kind.fail(kind.foreign_force if force else kind.foreign, root)
-        else:
-            try:
-                root.mkdir(parents=True)
-            except OSError as exc:
-                raise kind.fail(kind.cannot_create, root, exc) from None
-    _make_subdirs(kind, root, kind.part_dirs)
-    return root
+        return root, _claimed(kind, root, force)
+    root = out
+    if root.exists() and not root.is_dir():
+        raise kind.error(f"--out {root} exists and is not a directory")
+    if not root.is_dir():
+        try:
+            root.mkdir(parents=True, exist_ok=True)  # exist_ok: another writer's race
+        except OSError as exc:
+            raise kind.fail(kind.cannot_create, root, exc) from None
+    return root, _claimed(kind, root, force)
+
+
+def _claimed(kind: RunKind, root: Path, force: bool) -> DirLock | None:
+    """Lock the existing ``root``, then make it ready for a new run (or refuse)."""
+    lock = _lock(kind, root)
+    try:
+        if (root / MANIFEST).exists():
+            _check_own_kind(kind, root, force)
+            if not force:
+                raise kind.fail(kind.taken, root)
+            _clear(kind, root)
+        elif not _empty(kind, root):
+            raise kind.fail(kind.foreign_force if force else kind.foreign, root)
+        _make_subdirs(kind, root, kind.part_dirs)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+    return lock
 
 
 def _make_subdirs(kind: RunKind, root: Path, dirs: tuple[str, ...]) -> None:
@@ -329,8 +373,10 @@ def _make_subdirs(kind: RunKind, root: Path, dirs: tuple[str, ...]) -> None:
 
 
 def _empty(kind: RunKind, root: Path) -> bool:
-    """Nothing in ``root`` but (empty) part directories of this kind."""
+    """Nothing in ``root`` but (empty) part directories of this kind (and the lock)."""
     for entry in root.iterdir():
+        if entry.name == LOCK_FILE:
+            continue
         if entry.name not in kind.any_part_dirs or not entry.is_dir() or any(entry.iterdir()):
             return False
     return True

@@ -22,6 +22,7 @@ import numpy as np
 
 from bonken_sim.rules.names import contract_names
 from bonken_sim.runs.game_format import game_manifest
+from bonken_sim.runs.lock import writer_record
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.readers import dictionary_codes, run_names_rules
 from bonken_sim.stats import Estimate, mean_ci, wilson_ci
@@ -145,6 +146,7 @@ def summarize_game_run(path: str | os.PathLike) -> dict[str, Any]:
         "kind": "games",
         "run": str(path),
         "state": manifest.get("state"),
+        "writer": writer_record(root),
         "seed": cfg["seed"],
         "games": cfg["games"],
         "games_done": n,

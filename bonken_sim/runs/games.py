@@ -295,12 +295,15 @@ def run_games(
     )
     backend, rundir = open_run(cfg.executor_spec, executor, GameRunError, open_dir)
     try:
-        session = _GameSession(cfg, rundir, backend, executor is not None, progress)
-    except BaseException:
-        close_quietly(backend, cancel=True)
-        raise
-    session.play()
-    return session.finish(time.perf_counter() - t0)
+        try:
+            session = _GameSession(cfg, rundir, backend, executor is not None, progress)
+        except BaseException:
+            close_quietly(backend, cancel=True)
+            raise
+        session.play()
+        return session.finish(time.perf_counter() - t0)
+    finally:
+        rundir.release()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from bonken_sim.rules.names import (
     contract_names,
     variant_names,
 )
+from bonken_sim.runs.lock import writer_record
 from bonken_sim.runs.manifest import NotARun, read_manifest
 from bonken_sim.runs.schema import (
     CONTRACT_NAMES,
@@ -235,6 +236,7 @@ def summarize(path: str | os.PathLike) -> dict:
     return {
         "run": str(path),
         "state": manifest.get("state"),
+        "writer": writer_record(Path(path)),
         "seed": manifest["config"]["seed"],
         "deals": manifest["config"]["deals"],
         "deals_done": sum(p["deals"] for p in manifest.get("parts", [])),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from bonken_sim.runs.lock import Holder
+
 
 def has_interval(e: dict[str, Any]) -> bool:
     """Whether the estimate ``e`` has a 95% interval (one game or deal has none: NaN bounds,
@@ -35,6 +37,14 @@ def _rate(e: dict[str, Any]) -> str:
     return f"{100 * e['mean']:6.2f}% [{100 * lo:5.2f}, {100 * hi:5.2f}]"
 
 
+def being_written(writer: dict[str, Any] | None) -> list[str]:
+    """The line a summary prints about a run that is being written (none when it is not)."""
+    if writer is None:
+        return []
+    holder = Holder(int(writer["pid"]), writer["host"], writer["command"], writer["since"])
+    return [f"being written now by {holder.describe()}: this covers the parts finished so far"]
+
+
 def _head(s: dict[str, Any]) -> list[str]:
     players = s["players"]
     who = players[0] if len(set(players)) == 1 else ",".join(players)
@@ -43,6 +53,7 @@ def _head(s: dict[str, Any]) -> list[str]:
         f"seed {s['seed']}",
         f"players {who}, order {s['order']}, doubling {'on' if s['doubling'] else 'off'}, "
         f"ruleset {s['ruleset']}",
+        *being_written(s.get("writer")),
     ]
 
 

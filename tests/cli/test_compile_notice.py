@@ -245,9 +245,21 @@ def test_replay_compiles_only_the_replay_kernel(cold_cache, tmp_path, capsys, mo
     assert used and used <= warmed
 
 
-def test_quiet_runs_compile_without_a_word(cold_cache, tmp_path, capsys):
-    assert main([*GAME, "--out", str(tmp_path / "g"), "--quiet"]) == 0
-    assert capsys.readouterr() == ("", "") and cold_cache == [[("games", "basic")]]
+@pytest.mark.parametrize(
+    ("command", "parts"),
+    [
+        (GAME, [("games", "basic")]),
+        (["trace", "--deals", "2", "--seed", "1", "--contracts", "bukken"], [("trace", "basic")]),
+        (
+            ["ladder", "--deals", "50", "--expert-deals", "0"],
+            [("deals", "basic"), ("deals", "advanced"), ("staked", "advanced")],
+        ),
+    ],
+    ids=["game", "trace", "ladder"],
+)
+def test_quiet_commands_compile_without_a_word(cold_cache, tmp_path, capsys, command, parts):
+    assert main([*command, "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert capsys.readouterr() == ("", "") and cold_cache == [parts]
 
 
 def test_a_bad_option_is_refused_before_the_compile(cold_cache, capsys):

@@ -145,3 +145,27 @@ def test_an_out_that_is_a_pipe_is_refused_even_with_force(tmp_path, capsys, monk
     assert code == 2 and stdout == ""
     assert err == f"bonken-sim: error: --out {pipe} is not a regular file (a device or a pipe)\n"
     assert pipe.is_fifo()
+
+
+@pytest.mark.parametrize("command", [TRACE, LADDER], ids=["trace", "ladder"])
+def test_quiet_writes_the_file_and_prints_nothing(tmp_path, capsys, command):
+    out = tmp_path / "out.json"
+    loud_out = tmp_path / "loud.json"
+    code, stdout, err = run(capsys, *command, str(loud_out))
+    assert code == 0 and (stdout or err)  # without --quiet, it says what it did
+    code, stdout, err = run(capsys, *command, str(out), "--quiet")
+    assert code == 0, err
+    assert (stdout, err) == ("", "")
+    if command is TRACE:
+        assert out.read_bytes() == loud_out.read_bytes()
+    else:  # the ladder's JSON carries its timing: the same tables, not the same bytes
+        assert json.loads(out.read_text()).keys() == json.loads(loud_out.read_text()).keys()
+
+
+def test_ladder_quiet_without_a_file_is_refused(capsys, monkeypatch):
+    monkeypatch.setattr("bonken_sim.analyses.ladder.run_ladder", _no_work)
+    code, stdout, err = run(capsys, *LADDER, "-", "--quiet")
+    assert code == 2 and stdout == ""
+    assert err == (
+        "bonken-sim: error: --quiet with --out - would measure and show nothing; give --out FILE\n"
+    )

@@ -1,5 +1,5 @@
 """A slow, readable pure-Python reference of the Bonken rules and of the ``random`` and
-``basic`` strategies, written from /work/shared/RULES.md and docs/ENGINE.md.
+``basic`` strategies, written from docs/RULES.md and docs/ENGINE.md.
 
 It imports nothing from ``bonken_sim``: the differential tests compare the two.
 
