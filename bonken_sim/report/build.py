@@ -55,7 +55,8 @@ from bonken_sim.report.render import html_page, markdown_page
 from bonken_sim.report.sections_deals import GUIDE, deal_sections
 from bonken_sim.report.sections_game_set import games_section
 from bonken_sim.report.sections_games import GAME_GUIDE, game_sections
-from bonken_sim.runs.lock import DirectoryBusy, acquire
+from bonken_sim.runs.lock import DirectoryBusy, acquire, writer_of
+from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.storage import DEALS_DIR, VARIANT_NAMES
 
 REPORT_FORMAT = "bonken-sim-report"
@@ -120,6 +121,20 @@ def check_out(run: Path, out: Path) -> None:
         raise ReportError(
             f"--out {out} exists and is not a bonken-sim report; choose a new or empty directory"
         )
+
+
+def _unless_written(open_fn: Callable[[Path], dict], root: Path) -> dict:
+    """The manifest ``open_fn`` opens; a run that cannot be reported because another process
+    is writing it right now is refused saying so, not as a run to complete or repair."""
+    try:
+        return open_fn(root)
+    except NotARun:
+        holder = writer_of(root)
+        if holder is None:
+            raise
+        raise ReportError(
+            f"{root} is being written by {holder.describe()}; report it when that has finished"
+        ) from None
 
 
 @contextmanager
@@ -192,7 +207,7 @@ def write_report(
             raise ReportError(
                 f"--games adds games to a deal run's report; {root} is a game run itself"
             )
-        game_manifest = G.open_game_run(root)
+        game_manifest = _unless_written(G.open_game_run, root)
         strong = read_ladder(ladder, game_manifest) if ladder is not None else None
         dest = Path(out) if out is not None else root / DEFAULT_DIR
         check_out(root, dest)
@@ -205,7 +220,7 @@ def write_report(
         raise ReportError(
             f"--compare-games needs a game run (bonken-sim game) as RUN_DIR; {root} is a deal run"
         )
-    manifest = open_run(root)  # NotARun for a missing, foreign or incomplete run
+    manifest = _unless_written(open_run, root)  # NotARun: a missing, foreign or incomplete run
     game_runs = find_game_runs(games, manifest) if games else []
     strong = read_ladder(ladder, manifest) if ladder is not None else None
     dest = Path(out) if out is not None else root / DEFAULT_DIR

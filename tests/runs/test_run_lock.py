@@ -102,6 +102,13 @@ def test_a_second_writer_is_refused_even_with_force(tmp_path):
         summary = _cli("summary", str(out))
         assert summary.returncode == 0, summary.stderr
         assert f"being written now by pid {first.pid} on this host" in summary.stdout
+        # a report of it (incomplete: it is being played) says why, not "resume it"
+        report = _cli("report", str(out), "--out", str(tmp_path / "elsewhere"))
+        assert report.returncode == 2
+        assert report.stderr.startswith(f"bonken-sim: error: {out} is being written by pid ")
+        assert (
+            "report it when that has finished" in report.stderr and "--resume" not in report.stderr
+        )
         assert _manifest(out)["config"]["seed"] == 4  # the first run's, untouched
     finally:
         _stop(first, signal.SIGTERM)
