@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from bonken_sim.engine.play import play
-from bonken_sim.engine.rule_table import standard_deal_totals
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.models.choice import NAMES
 from bonken_sim.rules.names import VARIANTS
+from bonken_sim.rules.rule_table import standard_deal_totals
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ rates: on a shared machine they move far less with other load.
 
 Those targets were set on a machine where a minimal tuned random-playout kernel made 2.1 M
 playouts/s per core, so the one-thread rate is also given as deal-playouts per CPU-second over
-the bench's yardstick (bonken_sim/bench/yardstick.py, the faster of its plain and tuned
+the bench's yardstick (bonken_sim/_core/yardstick.py, the faster of its plain and tuned
 kernels), timed in turns with the games: the targets are then >= 0.39x (basic) and >= 0.16x
 (advanced), figures that carry across machines.
 """
@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from bonken_sim._core.rng import seed_key
-from bonken_sim.bench.yardstick import baseline_playouts, cpu_rate, tuned_playouts
 from bonken_sim.engine.games import play_games
+from bonken_sim.engine.yardstick import baseline_playouts, cpu_rate, tuned_playouts
 
 # deal-playouts per core, over the 2.1 M/s of the goals' tuned kernel
 TARGET_RATIOS = {"basic": 150_000 * 11 / 2 / 2.1e6, "advanced": 60_000 * 11 / 2 / 2.1e6}
@@ -75,7 +75,7 @@ def main() -> None:
                 one_thread[profile] = cpu
     y = statistics.median(yard)
     ratios = {profile: cpu * 11 / y for profile, cpu in one_thread.items()}
-    print(f"yardstick (bench/yardstick.py, faster kernel): {y:,.0f} playouts per CPU-second")
+    print(f"yardstick (_core/yardstick.py, faster kernel): {y:,.0f} playouts per CPU-second")
     for profile, ratio in ratios.items():
         target = TARGET_RATIOS.get(profile)
         note = f"   (goal: >= {target:.2f}x)" if target else ""

@@ -3,11 +3,10 @@
 Importing the package compiles nothing; kernels compile (or load from the cache) on first use.
 """
 
-__version__ = "0.1.0"
-
-from bonken_sim.engine.play import IllegalPlay, Playout, deal_hands, play, replay  # noqa: E402
-from bonken_sim.rules.names import VARIANTS, Contract, Strategy, Variant  # noqa: E402
-from bonken_sim.runs.deals import RunConfig, RunResult, run, simulate  # noqa: E402
+from bonken_sim.engine.play import IllegalPlay, Playout, deal_hands, play, replay
+from bonken_sim.rules.names import VARIANTS, Contract, Strategy, Variant
+from bonken_sim.runs.deals import RunConfig, RunResult, run, simulate
+from bonken_sim.version import __version__
 
 __all__ = [
     "VARIANTS",

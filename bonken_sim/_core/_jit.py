@@ -46,7 +46,7 @@ def cache_dir() -> Path:
     return base / "numba" / _source_hash()
 
 
-numba.config.CACHE_DIR = str(cache_dir())
+numba.config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined]  # set at runtime
 
 
 class _RandomIds:
@@ -69,7 +69,8 @@ class _RandomIds:
         return int.from_bytes(os.urandom(8), "little") >> 1
 
 
-bytecode.FunctionIdentity._unique_ids = _RandomIds()
+# numba types the counter as itertools.count; it only ever calls next() on it
+bytecode.FunctionIdentity._unique_ids = _RandomIds()  # type: ignore[assignment]
 _numba_inline.install()  # compile time only: see _numba_inline
 _numba_link.install()  # compile time only: see _numba_link
 _numba_codegen.install(platform.machine())  # before any kernel compiles: see _numba_codegen

@@ -1,7 +1,7 @@
 """LLVM's code generation options for the kernels (compile time only).
 
 On x86-64 LLVM's cmov converter is off (``codegen_options``). The bench's yardsticks
-(``bench/yardstick.py``) compile with LLVM's defaults all the same: they stand for what a plain
+(``_core/yardstick.py``) compile with LLVM's defaults all the same: they stand for what a plain
 numba kernel does on the machine, and the speed goals are set against them. The option is
 global in LLVM, so the libraries of the functions ``stock(qualname)`` names are finalized (and
 so their machine code made) with the default back on; so is a ``prange`` kernel's parallel
@@ -74,4 +74,4 @@ def install(machine: str) -> None:
     for name, value in vars(inner).items():
         setattr(finalize, name, value)
     setattr(finalize, _MARK, True)
-    cls.finalize = finalize
+    cls.finalize = finalize  # type: ignore[method-assign]  # the patch: see install

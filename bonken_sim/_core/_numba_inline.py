@@ -61,4 +61,4 @@ def install() -> None:
             inline_closurecall.copy = saved
 
     inline_ir._bonken_shared_memo = True  # type: ignore[attr-defined]
-    worker.inline_ir = inline_ir
+    worker.inline_ir = inline_ir  # type: ignore[method-assign]  # the patch: see install

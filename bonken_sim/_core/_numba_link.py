@@ -67,4 +67,4 @@ def install() -> None:
         return numba_finalize(self)
 
     setattr(finalize, _MARK, True)
-    cls.finalize = finalize
+    cls.finalize = finalize  # type: ignore[method-assign]  # the patch: see install

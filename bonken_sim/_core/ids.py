@@ -2,7 +2,7 @@
 tiers, strategy families, the Domino pass code and the beer card.
 
 The kernels read these as compile-time constants; the Python side (``rules.names``: the
-Contract, Strategy and Variant names, ``bench``, ``engine``) takes its values from here, so
+Contract, Strategy and Variant names, ``engine``) takes its values from here, so
 a variant's or a tier's number is never written twice.
 """
 
@@ -16,7 +16,6 @@ N_TRUMP_OPTIONS = N_VARIANTS - N_NEGATIVE  # troeven's five: C, D, H, S and no-t
 
 # Contracts: a negative contract's id is its variant id; every troeven variant is contract 7.
 TROEVEN = 7
-N_CONTRACTS = 8
 
 # What a variant is played as (the ruleset table's F_KIND).
 KIND_NEGATIVE, KIND_DOMINO, KIND_TROEVEN = 0, 1, 2

@@ -172,15 +172,15 @@ def build_table(
         t[v, F_PEN_MASK] = pen
         classes: dict[int, int] = {}
         for c in range(N_CARDS):
-            pts = int(t[v, F_CARD_PTS + c])
-            if pts:
-                classes[pts] = classes.get(pts, 0) | 1 << c
+            value = int(t[v, F_CARD_PTS + c])
+            if value:
+                classes[value] = classes.get(value, 0) | 1 << c
         if len(classes) > 2:
             raise ValueError(f"variant {v}: more than two penalty card values")
         slots = ((F_PTS_A_MASK, F_PTS_A), (F_PTS_B_MASK, F_PTS_B))
-        for (pts, mask), (f_mask, f_pts) in zip(sorted(classes.items()), slots, strict=False):
+        for (value, mask), (f_mask, f_pts) in zip(sorted(classes.items()), slots, strict=False):
             t[v, f_mask] = mask
-            t[v, f_pts] = pts
+            t[v, f_pts] = value
         t[v, F_TOTAL] = (
             13 * t[v, F_TRICK_PTS]
             + t[v, F_LAST_PTS]

@@ -28,8 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim import __version__
-
 # The request and the simulation are modules of their own; their names stay importable here.
 from bonken_sim.analyses.advise_config import (
     DEALER,
@@ -54,6 +52,7 @@ from bonken_sim.analyses.advise_play import (
 )
 from bonken_sim.analyses.advise_reference import reference_sums
 from bonken_sim.engine.play import strategy_names
+from bonken_sim.engine.provenance import versions
 from bonken_sim.models.choice import load_models, relative_values
 from bonken_sim.rules.names import (
     VARIANTS,
@@ -243,7 +242,8 @@ def advise(
     policy = policy_choice(cfg, ranked)
     return {
         "command": "advise",
-        "version": __version__,
+        "version": versions()["bonken_sim"],
+        "versions": versions(),
         "seed": cfg.seed,
         "seed_drawn": cfg.seed_drawn,
         "deals": cfg.deals,

@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.engine.play import parse_strategies, strategy_array
-from bonken_sim.engine.rule_table import standard_deal_totals
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.engine.staked import staked_scores
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles
 from bonken_sim.rules.names import N_VARIANTS
+from bonken_sim.rules.rule_table import standard_deal_totals
 from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)

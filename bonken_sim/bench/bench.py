@@ -11,49 +11,49 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
-from bonken_sim._core import kernels as K
-from bonken_sim._core.ids import N_VARIANTS, STRATEGY_NAMES
-from bonken_sim._core.rng import seed_key
-from bonken_sim._core.ruleset import standard_table
+from bonken_sim.engine.provenance import versions
+from bonken_sim.engine.yardstick import (
+    N_VARIANTS,
+    STRATEGY_NAMES,
+    deal_buffers,
+    play_into,
+    seed_key,
+    standard_table,
+)
 from bonken_sim.files import write_atomic
 from bonken_sim.rules.names import VARIANTS
 
 STRATEGIES = {name: tier for tier, name in enumerate(STRATEGY_NAMES)}  # name -> tier id
 REFERENCE_STRATEGIES = ("random", "basic")  # the tiers tests/reference implements
-
-
-def _alloc(n: int, nv: int):
-    return (
-        np.zeros((n, 4), np.uint64),
-        np.zeros((n, nv, 4), np.int16),
-        np.zeros((n, nv, 4), np.int8),
-        np.zeros((n, nv, 4), np.int8),
-    )
+#: playouts/s of the pure-Python reference (tests/reference, not installed with the package)
+#: on deals 0 … deals−1 of a seed, every seat one tier: (seed, deals, tier id) -> rate;
+#: benchmarks/bench_core.py passes one
+ReferenceRate = Callable[[int, int, int], float]
 
 
 def _timed_batch(key, start, n, variants, strat, table, threads: int) -> float:
     """Seconds to play deals [start, start+n) in ``variants`` on ``threads`` threads."""
     nv = len(variants)
     if threads == 1:
-        bufs = _alloc(n, nv)
+        one = deal_buffers(n, nv)
         t0 = time.perf_counter()
-        K.simulate_batch(key, start, 0, variants, strat, table, *bufs)
+        play_into(key, start, variants, strat, table, one)
         return time.perf_counter() - t0
     share = -(-n // threads)
     parts = [(start + i * share, min(share, n - i * share)) for i in range(threads)]
-    bufs = [_alloc(m, nv) for _, m in parts]
+    bufs = [deal_buffers(m, nv) for _, m in parts]
     with ThreadPoolExecutor(threads) as pool:
         t0 = time.perf_counter()
         futures = [
-            pool.submit(K.simulate_batch, key, s, 0, variants, strat, table, *b)
+            pool.submit(play_into, key, s, variants, strat, table, b)
             for (s, _), b in zip(parts, bufs, strict=True)
         ]
         for f in futures:
@@ -70,30 +70,13 @@ def _median_rate(key, n, variants, strat, table, threads, repeats, offset) -> fl
     return statistics.median(rates)
 
 
-def reference_rate(seed: int, deals: int, strategy: int) -> float | None:
-    """Playouts/s of the pure-Python reference (tests/reference) on the same deals, if present."""
-    repo = Path(__file__).resolve().parents[2]
-    if not (repo / "tests" / "reference" / "__init__.py").exists():
-        return None
-    if str(repo) not in sys.path:
-        sys.path.insert(0, str(repo))
-    from tests import reference as ref  # type: ignore[import-not-found]
-
-    t0 = time.perf_counter()
-    n = 0
-    for d in range(deals):
-        for v in range(N_VARIANTS):
-            ref.play_deal(seed, d, v, (strategy,) * 4, 0)
-            n += 1
-    return n / (time.perf_counter() - t0)
-
-
 def run_bench(
     deals: int = 200_000,
     repeats: int = 5,
     threads: tuple[int, ...] = (1, 2),
     seed: int = 12345,
     reference_deals: int = 40,
+    reference_rate: ReferenceRate | None = None,
     out_dir: Path | None = None,
     echo=print,
     strategies: tuple[str, ...] = tuple(STRATEGIES),
@@ -106,6 +89,8 @@ def run_bench(
     ``strategies``: which tiers to measure (names of ``STRATEGIES``), every seat the same.
     ``solver``: keyword arguments of ``bench.solver.run_solver_bench`` (its sample sizes and
     node budget; None: its defaults), timed after the tiers.
+    ``reference_rate``: times the pure-Python reference on ``reference_deals`` deals, for the
+    random and basic tiers' speed-up over it (None, or no deals: not measured).
     ``jobs``: whole commands to time against the toy kernel (``bench.jobs``: job name → deals
     or games), ``job_repeats`` times each, on the largest of ``threads``; last.
     """
@@ -133,7 +118,7 @@ def run_bench(
             "platform": platform.platform(),
             "processor": platform.processor() or platform.machine(),
         },
-        "versions": _versions(),
+        "versions": versions(),
         "deals_per_repeat": deals,
         "repeats": repeats,
         "compile_or_cache_load_seconds": round(compile_s, 2),
@@ -177,15 +162,12 @@ def run_bench(
             )
         result["strategies"][sname] = doc
     _yardstick(result, deals, repeats, echo, key, table, chosen)
-    if reference_deals:
+    if reference_deals and reference_rate is not None:
         echo("")
         for sname, sid in chosen.items():
             if sname not in REFERENCE_STRATEGIES:
                 continue
             ref = reference_rate(seed, reference_deals, sid)
-            if ref is None:
-                echo("pure-Python reference not found (tests/reference); speed-up not measured")
-                break
             fast = result["strategies"][sname]["all_variants_threads_1"]
             result["strategies"][sname]["reference_playouts_per_s"] = ref
             result["strategies"][sname]["speedup_over_reference"] = fast / ref
@@ -221,14 +203,14 @@ def _yardstick(
     result: dict, deals: int, repeats: int, echo, key, table, strategies: dict[str, int]
 ) -> None:
     """Each tier's single-thread rate (all twelve variants) as a multiple of a minimal playout
-    kernel, which compares across machines: the plain kernel of bench.yardstick and its tuned
+    kernel, which compares across machines: the plain kernel of _core/yardstick.py and its tuned
     twin (the same game, card for card, with the branches that mispredict taken out); the
     faster of the two is the yardstick.
 
     The tiers and the kernels are timed in turns, repeat by repeat, in CPU seconds of this
     thread: a ratio so taken barely moves with other load on the machine (wall-clock rates on
     a shared machine swing by a third)."""
-    from bonken_sim.bench.yardstick import baseline_playouts, cpu_rate, tuned_playouts
+    from bonken_sim.engine.yardstick import baseline_playouts, cpu_rate, tuned_playouts
 
     kernels = {"plain": baseline_playouts, "tuned": tuned_playouts}
     for kern in kernels.values():
@@ -240,10 +222,10 @@ def _yardstick(
         for name, kern in kernels.items():
             cpu[name].append(cpu_rate(kern, key, start, deals))
         for sname, sid in strategies.items():
-            bufs = _alloc(deals, N_VARIANTS)
+            bufs = deal_buffers(deals, N_VARIANTS)
             strat = np.full(4, sid, np.int64)
             t0 = time.thread_time()
-            K.simulate_batch(key, start, 0, all_v, strat, table, *bufs)
+            play_into(key, start, all_v, strat, table, bufs)
             cpu[sname].append(N_VARIANTS * deals / (time.thread_time() - t0))
     med = {k: statistics.median(v) for k, v in cpu.items()}
     base = max(med["plain"], med["tuned"])
@@ -257,7 +239,7 @@ def _yardstick(
         "targets": {s: TARGET_RATIOS[s] for s in strategies if s in TARGET_RATIOS},
     }
     echo("")
-    echo("yardstick: a minimal random-playout kernel (bench/yardstick.py), plain and tuned, timed")
+    echo("yardstick: a minimal random-playout kernel (_core/yardstick.py), plain and tuned, timed")
     echo("in turns with each tier, single thread, CPU seconds of this thread, medians")
     for name in kernels:
         echo(f"{name:10s}{med[name]:14,.0f} playouts/CPU-s{1e9 / med[name] / 52:9.1f} ns/card")
@@ -268,16 +250,3 @@ def _yardstick(
         note = f"   (goal: >= {target:.2f}x)" if target else ""
         echo(f"{sname:10s}{med[sname]:14,.0f} playouts/CPU-s = {ratio:.2f}x the yardstick{note}")
     result["baseline"] = doc
-
-
-def _versions() -> dict:
-    import numba
-
-    from bonken_sim import __version__
-
-    return {
-        "bonken_sim": __version__,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "python": platform.python_version(),
-    }

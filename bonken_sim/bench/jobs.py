@@ -3,10 +3,10 @@
 ``bonken-sim run --deals N`` plays 12 playouts a deal (every contract variant) and
 ``bonken-sim game --games N`` 11 a game (one contract per deal). Each command is run end to
 end in a fresh process (start, imports, kernel cache load, play, Parquet, manifest), in turns
-with the toy kernel (``yardstick.toy_playouts``: the engine's dealing, a lowest-legal-card
-policy, ``prange`` on the same threads) on the same number of playouts, so that load on a
-shared machine hits both alike. The result is each job's wall time as a multiple of the
-kernel's: what the whole command costs beyond the plainest parallel playout loop.
+with the toy kernel (``toy_playouts`` of ``_core/yardstick.py``: the engine's dealing, a
+lowest-legal-card policy, ``prange`` on the same threads) on the same number of playouts, so
+that load on a shared machine hits both alike. The result is each job's wall time as a
+multiple of the kernel's: what the whole command costs beyond the plainest parallel playout loop.
 """
 
 from __future__ import annotations
@@ -117,9 +117,7 @@ def this_package_first() -> dict[str, str]:
     """The environment for a command that must import this very bonken_sim: its folder first
     on PYTHONPATH. (``python -m`` would put the working folder first, so a command started
     in another checkout would time that checkout's code: the jobs run ``python -P``.)"""
-    import bonken_sim
-
-    home = str(Path(bonken_sim.__file__).resolve().parents[1])
+    home = str(Path(__file__).resolve().parents[2])  # the folder holding bonken_sim/
     path = os.environ.get("PYTHONPATH")
     return {**os.environ, "PYTHONPATH": home + (os.pathsep + path if path else "")}
 
@@ -142,7 +140,7 @@ def time_command(argv: list[str], what: str = "the command") -> tuple[float, flo
 def time_toy(key, start: int, playouts: int) -> tuple[float, float]:
     """Wall and CPU seconds (all threads of this process) of the toy kernel on ``playouts``
     fresh deals."""
-    from bonken_sim.bench.yardstick import toy_playouts
+    from bonken_sim.engine.yardstick import toy_playouts
 
     c0 = time.process_time()
     t0 = time.perf_counter()
@@ -190,7 +188,7 @@ def run_jobs(
     kernel on the same playouts and threads; the result document (medians, ratios)."""
     import numba
 
-    from bonken_sim._core.rng import seed_key
+    from bonken_sim.engine.yardstick import seed_key
     from bonken_sim.runs.options import default_threads
 
     check_jobs(sizes, repeats)

@@ -77,14 +77,6 @@ def _job_sizes(jobs: str) -> dict[str, int]:
     help="Thread counts to measure, comma-separated.",
 )
 @click.option(
-    "--reference-deals",
-    default=40,
-    show_default=True,
-    metavar="N",
-    type=click.IntRange(0, 10_000),
-    help="Deals for the pure-Python reference speed-up (0 to skip).",
-)
-@click.option(
     "--out",
     "out_dir",
     default="benchmarks/results",
@@ -146,7 +138,6 @@ def bench(
     deals,
     repeats,
     threads,
-    reference_deals,
     out_dir,
     strategies,
     solver_endings,
@@ -172,7 +163,6 @@ def bench(
         deals=deals,
         repeats=repeats,
         threads=counts,
-        reference_deals=reference_deals,
         out_dir=out_dir,
         echo=echo,
         solver={

@@ -9,7 +9,6 @@ import sys
 
 import click
 
-from bonken_sim import __version__
 from bonken_sim.cli.analyses import advise, ladder
 from bonken_sim.cli.bench import bench, warmup
 from bonken_sim.cli.games import game, tournament
@@ -19,6 +18,7 @@ from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
 from bonken_sim.cli.runs import compare, run_cmd, summary
 from bonken_sim.cli.solve import solve
+from bonken_sim.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -17,7 +17,7 @@ import numpy as np
 from bonken_sim._core import game as G
 from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
 from bonken_sim._core.rng import seed_key
-from bonken_sim._core.ruleset import DOMINO, F_KIND, HARTENHEER, KIND_DOMINO, standard_table
+from bonken_sim._core.ruleset import DOMINO, F_KIND, KIND_DOMINO, standard_table
 from bonken_sim.models.choice import NAMES, Models, load_models
 from bonken_sim.models.doubling import thresholds
 from bonken_sim.models.features import BASE_FEATURES, TRUMP_FEATURES, VARIANT_FEATURES
@@ -131,19 +131,33 @@ def model_arrays(models: Models) -> ModelArrays:
 
 
 # The contract whose fitted choice and doubling models a house-rules contract borrows until
-# one is fitted for it: the beer card (bierkaart, in Domino's slot) borrows hartenheer's, the
-# other negative trick contract in which one card costs -50.
+# one is fitted for it (docs/HOUSE_RULES.md): the beer card (bierkaart, in Domino's slot)
+# borrows hartenheer's, the other negative trick contract in which one card costs -50.
 BORROWED_MODEL = {BEER_CARD_NAME: "hartenheer"}
 
 
+def played_contracts(table: np.ndarray) -> tuple[str, ...]:
+    """The contract each variant slot of ``table`` plays, by name: the variants' own, but
+    the beer card in Domino's slot when its row is played as a trick contract (the beer
+    card's row, docs/ENGINE.md)."""
+    beer = table[DOMINO, F_KIND] != KIND_DOMINO
+    return tuple(BEER_CARD_NAME if v == DOMINO and beer else name for v, name in enumerate(NAMES))
+
+
 def models_for_table(ma: ModelArrays, table: np.ndarray) -> ModelArrays:
-    """``ma`` with the slots a house ruleset fills differently given borrowed models: when
-    variant 6 is the beer card (a trick contract, not Domino) it takes hartenheer's models."""
-    if table[DOMINO, F_KIND] == KIND_DOMINO:
+    """``ma`` with every slot whose contract has no fitted models of its own given those it
+    borrows (``BORROWED_MODEL``); ``ma`` itself when no slot borrows."""
+    borrowed = {
+        slot: NAMES.index(BORROWED_MODEL[name])
+        for slot, name in enumerate(played_contracts(table))
+        if name in BORROWED_MODEL
+    }
+    if not borrowed:
         return ma
     out = ModelArrays(ma.coef.copy(), ma.mean.copy(), ma.bonus.copy(), ma.tau, ma.theta.copy())
     for arr in (out.coef, out.mean, out.bonus, out.theta):
-        arr[DOMINO] = arr[HARTENHEER]
+        for slot, lender in borrowed.items():
+            arr[slot] = arr[lender]
     return out
 
 

@@ -18,7 +18,7 @@ from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import PASS
 from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNER
 from bonken_sim._core.rng import seed_key
-from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO, standard_table
+from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO
 from bonken_sim._core.trick import beats
 from bonken_sim.processes import interruptible
 from bonken_sim.rules.names import (
@@ -37,7 +37,6 @@ from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, as_ruleset
 MAX_SEED = 2**64 - 1
 #: the largest deal index of a seed (the kernels take it as an int64)
 MAX_DEAL = 2**63 - 1
-_TABLE = standard_table()
 
 
 class IllegalPlay(ValueError):

@@ -158,8 +158,7 @@ def _staked(level: str) -> None:
 
 
 def _bench(_level: str) -> None:
-    from bonken_sim._core.rng import seed_key
-    from bonken_sim.bench.yardstick import baseline_playouts
+    from bonken_sim.engine.yardstick import baseline_playouts, seed_key
 
     baseline_playouts(seed_key(0), 0, 1)
 

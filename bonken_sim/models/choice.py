@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.engine.rule_table import standard_deal_totals
 from bonken_sim.models.features import FeatureCache
 from bonken_sim.rules.names import ACES_AND_TWOS, VARIANTS
+from bonken_sim.rules.rule_table import standard_deal_totals
 
 NAMES = [v.name for v in VARIANTS]
 NEGATIVES = [n for n in NAMES if not n.startswith("troeven")]

@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim import __version__
+from bonken_sim.engine.provenance import versions
 from bonken_sim.engine.selfplay import self_play
-from bonken_sim.engine.version import engine_version
 from bonken_sim.models.features import VARIANT_FEATURES, FeatureCache
 from bonken_sim.rules.names import VARIANTS
 
@@ -228,8 +227,7 @@ def fit_models(
             "deals": deals,
             "strategies": strategies,
             "dealer": 0,
-            "bonken_sim": __version__,
-            "engine": engine_version(),
+            **versions(),
             "play_seconds": round(t_play, 2),
             "fit_seconds": round(time.perf_counter() - t0 - t_play, 2),
         },

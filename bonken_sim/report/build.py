@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bonken_sim import __version__
+from bonken_sim.engine.provenance import versions
 from bonken_sim.files import nearest_existing
 from bonken_sim.processes import let_a_stop_signal_land, stop_workers, workers_watched
 from bonken_sim.report import games as G
@@ -433,7 +433,8 @@ def _finish(tmp: Path, dest: Path, fmts, page: tuple, files: list[str], head: di
         "format": REPORT_FORMAT,
         "version": 1,
         **head,
-        "bonken_sim": __version__,
+        "bonken_sim": versions()["bonken_sim"],
+        "versions": versions(),
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
         "formats": list(fmts),
         "files": sorted(files),

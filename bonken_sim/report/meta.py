@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bonken_sim import __version__
 from bonken_sim.report.game_set import GameRun
 from bonken_sim.report.games import GameStats
 from bonken_sim.report.histograms import RunStats
+from bonken_sim.version import __version__
 
 
 def deal_run_meta(

@@ -12,10 +12,8 @@ messages users already know) is data: a ``RunKind``.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
-import platform
 import shlex
 import shutil
 import signal
@@ -45,27 +43,11 @@ REPORT_DIR = "_report"
 CHECKED_VERSIONS = ("bonken_sim", "engine", "pyarrow")
 
 
-@functools.cache
 def versions() -> dict[str, str]:
-    """Versions recorded with a run; computed once, so the engine hash is that of the code
-    this process loaded even if the sources are edited while it runs. Copy it before
-    editing (it is the cached dict)."""
-    from importlib.metadata import version
+    """Versions recorded with a run: the provenance record (``engine.provenance``)."""
+    from bonken_sim.engine.provenance import versions as provenance
 
-    import numba
-    import numpy as np
-
-    from bonken_sim import __version__
-    from bonken_sim.engine.version import engine_version
-
-    return {
-        "bonken_sim": __version__,
-        "engine": engine_version(),
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "pyarrow": version("pyarrow"),  # without importing it (see run)
-        "python": platform.python_version(),
-    }
+    return provenance()
 
 
 def check_worker_versions(expected: dict) -> None:

@@ -38,11 +38,9 @@ import numpy as np
 
 from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch, GamePlayer
 from bonken_sim.runs.directory import (
-    RESULTS_DIR,
     RunDir,
     RunKind,
     check_worker_versions,
-    default_out,
     no_interrupts,
     now,
     open_run_dir,
@@ -241,11 +239,6 @@ class GameRunResult:
         d["out"] = str(self.out)
         d["games_per_second"] = self.played / self.play_seconds if self.play_seconds else None
         return d
-
-
-def default_game_out(seed: int, base: Path | str = RESULTS_DIR) -> Path:
-    """A new directory ``results/games-<UTC time>-seed<seed>[-k]``."""
-    return default_out(seed, base, prefix="games", error=GameRunError)
 
 
 def read_game_manifest(root: Path) -> dict:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bonken_sim.cli import main
+from bonken_sim.engine.provenance import versions
 
 HAND = "AS KS 7S 2H 3H 9D TD JD QC 4C 5C 6C 8C"
 
@@ -67,6 +68,7 @@ def test_cards_in_any_notation_give_the_same_advice(capsys):
     code, b, _ = run(capsys, "--hand", "8c,6c 5C;4c  qc/jd 10d-9D 3♥️, 2H|7s ks As", *args)
     assert code == 0
     da, db = json.loads(a), json.loads(b)
+    assert da["versions"] == versions() and da["version"] == versions()["bonken_sim"]
     assert da["hand"] == db["hand"]
     assert da["variants"] == db["variants"]
 

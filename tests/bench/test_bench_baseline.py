@@ -13,13 +13,8 @@ import pytest
 from bonken_sim._core import kernels as K
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
-from bonken_sim.bench.yardstick import (
-    NT_VARIANT,
-    baseline_playouts,
-    baseline_rate,
-    select_bit,
-    tuned_playouts,
-)
+from bonken_sim._core.yardstick import NT_VARIANT, select_bit
+from bonken_sim.engine.yardstick import baseline_playouts, baseline_rate, tuned_playouts
 
 
 def test_baseline_is_the_engines_random_no_trump_game():
@@ -64,14 +59,38 @@ def test_baseline_rate_reports_positive_samples():
     assert rate == sorted(samples)[1]
 
 
-def test_bench_reports_each_tier_against_the_yardstick():
+def _bench_core_script():
+    """benchmarks/bench_core.py, the script `make bench` runs, as a module."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_core.py"
+    spec = importlib.util.spec_from_file_location("bench_core", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_reports_each_tier_against_the_yardstick_and_the_reference():
+    """The installed bench has no pure-Python reference (tests/ is not installed);
+    benchmarks/bench_core.py passes it in, and the random and basic tiers report their
+    speed-up over it."""
     from bonken_sim.bench.bench import run_bench
+    from bonken_sim.engine.provenance import versions
 
     lines: list[str] = []
     doc = run_bench(
-        deals=2000, repeats=2, threads=(1,), reference_deals=0, strategies=("random", "basic"),
-        echo=lines.append,
+        deals=2000, repeats=2, threads=(1,), reference_deals=2, strategies=("random", "basic"),
+        echo=lines.append, reference_rate=_bench_core_script().reference_rate,
+        solver={"endings": 0, "deals": 0},
     )  # fmt: skip
+    assert doc["versions"] == versions()
+    for tier in ("random", "basic"):
+        tier_doc = doc["strategies"][tier]
+        assert tier_doc["reference_playouts_per_s"] > 0
+        speedup = tier_doc["all_variants_threads_1"] / tier_doc["reference_playouts_per_s"]
+        assert tier_doc["speedup_over_reference"] == speedup
+        assert any(ln.startswith(f"{tier}: pure-Python reference") for ln in lines)
     base = doc["baseline"]
     assert base["playouts_per_cpu_s"] == max(base["plain_per_cpu_s"], base["tuned_per_cpu_s"])
     assert all(len(base["samples"][k]) == 2 for k in ("plain", "tuned"))

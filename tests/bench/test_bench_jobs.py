@@ -18,8 +18,8 @@ from bonken_sim.bench.jobs import (
     this_package_first,
     time_command,
 )
-from bonken_sim.bench.yardstick import TOY_BLOCKS, toy_playouts
 from bonken_sim.cli.main import main
+from bonken_sim.engine.yardstick import TOY_BLOCKS, toy_playouts
 from tests.reference.rng import deal_hands
 
 

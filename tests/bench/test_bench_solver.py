@@ -61,7 +61,7 @@ def test_zero_sizes_skip_the_solver():
 
 def test_bench_command_passes_the_solver_options(tmp_path):
     args = ["bench", "--deals", "2000", "--repeats", "1", "--threads", "1"]
-    args += ["--reference-deals", "0", "--strategies", "random", "--out", str(tmp_path)]
+    args += ["--strategies", "random", "--out", str(tmp_path)]
     args += ["--solver-endings", "2", "--solver-deals", "0", "--solver-max-nodes", "50k"]
     args += ["--jobs", "none"]  # the jobs have tests of their own
     res = CliRunner().invoke(cli, [*args, "--json"])

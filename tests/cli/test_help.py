@@ -62,7 +62,6 @@ METAVAR = {
             "--workers",
             "--chunk-size",
             "--repeats",
-            "--reference-deals",
             "--turns-left",
         ),
         "N",

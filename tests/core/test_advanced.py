@@ -344,7 +344,7 @@ def test_bench_measures_the_advanced_tier(tmp_path):
     from bonken_sim.cli import cli
 
     args = ["bench", "--deals", "2000", "--repeats", "1", "--threads", "1"]
-    args += ["--reference-deals", "0", "--strategies", "advanced", "--out", str(tmp_path)]
+    args += ["--strategies", "advanced", "--out", str(tmp_path)]
     args += ["--jobs", "none", "--solver-endings", "0", "--solver-deals", "0"]  # tested apart
     res = CliRunner().invoke(cli, [*args, "--json"])
     assert res.exit_code == 0, res.output

@@ -21,8 +21,7 @@ def test_other_machines_get_no_x86_option(machine):
 
 
 def test_the_yardsticks_compile_with_llvms_defaults_and_the_engine_does_not():
-    from bonken_sim._core import kernels, play_tricks
-    from bonken_sim.bench import yardstick
+    from bonken_sim._core import kernels, play_tricks, yardstick
 
     for kernel in (yardstick.baseline_playouts, yardstick.tuned_playouts, yardstick.toy_playouts):
         assert _numba_codegen._is_stock(kernel.py_func.__qualname__)

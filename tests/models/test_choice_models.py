@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bonken_sim.engine.provenance import versions
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.models import choice as C
 from bonken_sim.models import doubling as D
@@ -173,6 +174,7 @@ def test_models_without_double_back_thresholds_are_refused(shipped):
 
 def test_fit_models_structure_and_choice_on_a_small_fit():
     m = fit_models(3000, seed=11, threads=2)
+    assert versions().items() <= m["provenance"].items()  # the record, beside the fit's own
     models = C.Models(m)
     json.dumps(m)  # the whole thing is JSON-able
     assert set(m["ev"]) == set(C.NAMES) and set(m["doubling"]) == set(C.NAMES)

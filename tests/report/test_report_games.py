@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from bonken_sim.cli import main
+from bonken_sim.engine.provenance import versions
 from bonken_sim.report import games as G
 from bonken_sim.report import write_report
 from bonken_sim.runs.games import make_game_config, run_games
@@ -208,6 +209,7 @@ def test_streaming_across_batches(runs, monkeypatch):
 def test_files_and_page(report):
     doc = json.loads((report / "report.json").read_text())
     assert doc["kind"] == "games" and doc["games"] == GAMES and doc["compared_with"]
+    assert doc["versions"] == versions() and doc["bonken_sim"] == versions()["bonken_sim"]
     figures = {"game_results", "game_contracts", "game_doubling", "doubling_effect"}
     assert {p.stem for p in (report / "figures").glob("*.png")} == figures
     assert {p.stem for p in (report / "figures").glob("*.svg")} == figures

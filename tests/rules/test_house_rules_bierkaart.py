@@ -423,6 +423,24 @@ def test_run_names_the_beer_card(capsys, tmp_path):
     assert code == 2 and "bierkaart is not played" in err
 
 
+def test_the_borrowed_models_are_data(monkeypatch):
+    """Which fitted models a contract without its own borrows is engine.games.BORROWED_MODEL
+    (docs/HOUSE_RULES.md), read by models_for_table: another entry there gives another lender."""
+    from bonken_sim._core.ruleset import VROUWEN
+    from bonken_sim.engine import games
+    from bonken_sim.models.choice import NAMES, load_models
+
+    ma = model_arrays(load_models())
+    monkeypatch.setitem(games.BORROWED_MODEL, "bierkaart", "vrouwen")
+    mb = models_for_table(ma, BIER.table)
+    for theirs, ours in ((mb.coef, ma.coef), (mb.mean, ma.mean), (mb.theta, ma.theta)):
+        assert np.array_equal(theirs[DOMINO], ours[VROUWEN])
+        assert np.array_equal(np.delete(theirs, DOMINO, 0), np.delete(ours, DOMINO, 0))
+    assert models_for_table(ma, STANDARD.table) is ma
+    assert games.played_contracts(STANDARD.table) == tuple(NAMES)
+    assert games.played_contracts(BIER.table)[DOMINO] == "bierkaart"
+
+
 def test_games_borrow_hartenheer_models_and_name_the_beer_card(capsys, tmp_path):
     from bonken_sim.models.choice import load_models
 

@@ -1,33 +1,33 @@
-"""A yardstick for ``bonken-sim bench``: the plainest fast playout kernel anyone would write.
+"""The bench's yardsticks: the plainest fast playout kernels anyone would write.
 
-Speeds in playouts/s mean little across machines, so the benchmark also times this kernel on
-the same machine in the same run and reports the engine as a multiple of it. It deals with the
-engine's own Fisher–Yates shuffle and random streams, then plays one no-trump trick contract
-with uniformly random legal cards (follow suit, the highest card of the led suit wins, the
-winner leads) and counts tricks: no contract table, no scoring, no strategies, no trace.
-Everything the engine adds on top (twelve contracts from a ruleset table, Domino, scores,
-per-variant streams, strategies) is what the ratio measures.
+Speeds in playouts/s mean little across machines, so ``bonken-sim bench`` also times these
+kernels on the same machine in the same run and reports the engine as a multiple of them
+(through ``engine.yardstick``). ``baseline_playouts`` deals with the engine's own Fisher–Yates
+shuffle and random streams, then plays one no-trump trick contract with uniformly random legal
+cards (follow suit, the highest card of the led suit wins, the winner leads) and counts tricks:
+no contract table, no scoring, no strategies, no trace. Everything the engine adds on top
+(twelve contracts from a ruleset table, Domino, scores, per-variant streams, strategies) is
+what the ratio measures. ``tuned_playouts`` plays the same game card for card without the
+branches that mispredict.
 
 ``toy_playouts`` is the yardstick of whole commands (``bench.jobs``): the same dealing, then
 every seat plays its lowest legal card, on all threads (``prange``); a run or game command
 is timed against it on the same number of playouts.
 
-Both compile with LLVM's default options (``_stock_codegen``), not the engine's own
-(``_core/_numba_codegen.py``): they stand for the plain numba kernel the goals are set against.
+All compile with LLVM's default options (``_stock_codegen``), not the engine's own
+(``_numba_codegen.py``): they stand for the plain numba kernel the goals are set against.
 """
 
 from __future__ import annotations
 
-import time
-
 import numba
 import numpy as np
 
-from bonken_sim._core._jit import jit
-from bonken_sim._core.cards import SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
-from bonken_sim._core.deal import deal_into
-from bonken_sim._core.ids import TROEVEN_NT
-from bonken_sim._core.rng import deal_state, fill_draws, play_state, scale_draw
+from ._jit import jit
+from .cards import SUIT_MASKS, U0, U1, kth_lowest, lowest, npop
+from .deal import deal_into
+from .ids import TROEVEN_NT
+from .rng import deal_state, fill_draws, play_state, scale_draw
 
 NT_VARIANT = TROEVEN_NT
 
@@ -203,36 +203,3 @@ def toy_playouts(key, start, n):
         a = b * size
         total += _lowest_card_deals(key, start + a, max(0, min(size, n - a)), deck, hands)
     return total
-
-
-def cpu_rate(kernel, key, start: int, deals: int) -> float:
-    """Playouts per CPU-second of this thread of a yardstick ``kernel`` on deals ``start …
-    start+deals−1`` (CPU time barely moves with other load on a shared machine)."""
-    t0 = time.thread_time()
-    kernel(key, start, deals)
-    return deals / (time.thread_time() - t0)
-
-
-def baseline_rate(deals: int, repeats: int, seed: int = 1) -> tuple[float, list[float]]:
-    """Median playouts/s of the baseline kernel on this thread (wall clock, as the engine's
-    single-thread rates in ``bench``), and the samples."""
-    from bonken_sim._core.rng import seed_key
-
-    key = seed_key(seed)
-    baseline_playouts(key, 0, 10)  # compile or load from the cache first
-    rates = []
-    for r in range(repeats):
-        t0 = time.perf_counter()
-        baseline_playouts(key, 1_000_000 + r * deals, deals)
-        rates.append(deals / (time.perf_counter() - t0))
-    return float(np.median(rates)), rates
-
-
-__all__ = [
-    "baseline_playouts",
-    "baseline_rate",
-    "cpu_rate",
-    "select_bit",
-    "toy_playouts",
-    "tuned_playouts",
-]
