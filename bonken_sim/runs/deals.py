@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.runs.deal_config import (
+    DEAL_CONFIG,
     DEFAULT_CHUNK,
     IDENTITY_OPTIONS,
     MAX_CHUNK,
@@ -124,6 +125,7 @@ def run(
         resume=config.resume,
         force=config.force,
         new_manifest=functools.partial(new_manifest, config),
+        check=functools.partial(DEAL_CONFIG.same_run, config),
     )
     backend, rundir = open_run(config.executor_spec, executor, RunError, open_dir)
     kind = config.executor_spec.kind if executor is None else "executor"
