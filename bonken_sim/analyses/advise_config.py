@@ -6,13 +6,12 @@ value is an :class:`AdviseError` whose message names the option.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from bonken_sim.engine.play import SeatStrategy, is_expert, parse_strategies
 from bonken_sim.rules.names import Contract, Variant, parse_hand, parse_variants
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, resolve
-from bonken_sim.runs.options import parse_count, parse_seed
+from bonken_sim.runs.options import draw_seed, parse_count, parse_seed
 
 DEALER = 0  # advise always deals with seat 0 as dealer, so seats are the roles below
 SEATS = {"dealer": 0, "leader": 1, "chooser": 2, "doubler": 3}
@@ -112,7 +111,7 @@ def make_config(
         raise AdviseError(str(exc)) from None
     variants = choosable_variants(available, trump_used, rules)
     if seed is None:
-        seed_i, drawn = secrets.randbits(63), True
+        seed_i, drawn = draw_seed(), True
     else:
         try:
             seed_i, drawn = parse_seed(seed), False

@@ -8,12 +8,12 @@ and ``g``, so the thread count never changes a result).
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from bonken_sim import processes
 from bonken_sim._core import game as G
 from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
 from bonken_sim._core.rng import seed_key
@@ -316,7 +316,7 @@ def play_games(
     seat p of game i (a (4,) seating applies to every game). ``table``: a house ruleset's
     table (``Ruleset.table``); the standard rules by default. The choice and doubling models
     are the shipped ones, fitted under the standard rules."""
-    threads = threads or os.cpu_count() or 1
+    threads = threads or processes.usable_cores()
     player = GamePlayer(
         seed, profiles, fixed_order=fixed_order, doubling=doubling, models=models, table=table
     )

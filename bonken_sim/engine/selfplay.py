@@ -7,12 +7,12 @@ thread count.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from bonken_sim import processes
 from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import N_VARIANTS
 from bonken_sim._core.rng import seed_key
@@ -39,7 +39,7 @@ def self_play(
     dealer: int = 0,
 ) -> SelfPlay:
     """Play deals ``start … start + deals - 1`` of ``seed`` in every variant."""
-    threads = threads or os.cpu_count() or 1
+    threads = threads or processes.usable_cores()
     strat = strategy_array(parse_strategies(strategies))
     variants = np.arange(N_VARIANTS, dtype=np.int64)
     table = standard_table()

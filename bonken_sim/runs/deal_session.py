@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.runs import storage
-from bonken_sim.runs.deal_config import RunConfig
+from bonken_sim.runs.deal_config import DEAL_RUN, RunConfig
 from bonken_sim.runs.deal_tasks import ChunkResult, ChunkTask, assemble, chunk_tasks
 from bonken_sim.runs.directory import (
     RunDir,
-    RunKind,
     no_interrupts,
     now,
     sigterm_as_interrupt,
@@ -39,39 +38,6 @@ from bonken_sim.runs.pipeline import (
     played_chunks,
 )
 from bonken_sim.runs.schema import DEALS_DIR, FORMAT, SCHEMA_VERSION
-
-
-def _totals(manifest: dict) -> None:
-    """The derived fields of a deal run's manifest, refreshed before every save."""
-    manifest["deals_done"] = sum(p["deals"] for p in manifest["parts"])
-    manifest["rows"] = sum(p["rows"] for p in manifest["parts"])
-    manifest["updated"] = now()
-
-
-_NOT_A_RUN = (
-    "--out {root} exists and is not empty, and it is not a bonken-sim run directory; choose "
-    "a new directory (nothing there is touched)"
-)
-DEAL_RUN = RunKind(
-    name="run",
-    format=FORMAT,
-    schema_version=SCHEMA_VERSION,
-    part_dirs=("", DEALS_DIR),
-    part_files=(("file", "bytes", "sha256"), ("deals_file", "deals_bytes", "deals_sha256")),
-    default_prefix="run",
-    error=RunError,
-    hint="bonken-sim run --resume --out {root}",
-    taken=(
-        "--out {root} already holds a run; use --force to overwrite it or --resume to complete it"
-    ),
-    foreign=_NOT_A_RUN,
-    foreign_force=_NOT_A_RUN,
-    cannot_create="cannot create --out {root}: {reason}",
-    cannot_write="cannot write in --out {root}: {reason}",
-    not_writable="cannot write in --out {root}: Permission denied",
-    resume_prefix="--resume: ",
-    totals=_totals,
-)
 
 
 def new_manifest(cfg: RunConfig) -> dict:

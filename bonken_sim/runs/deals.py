@@ -2,8 +2,9 @@
 
 ``run(config, executor=None)`` plays ``config.deals`` deals in every chosen contract variant
 and writes a run directory (see ``storage.py``; its lifecycle is ``directory.py``, one
-session of it ``deal_session.py``, its options ``deal_config.py``, what it plays
-``deal_tasks.py``); ``simulate(...)`` does the same in memory and returns a pandas DataFrame.
+session of it ``deal_session.py``, its options and directory kind ``deal_config.py``, read by
+``run_config.py`` as a game run's are, what it plays ``deal_tasks.py``); ``simulate(...)``
+does the same in memory and returns a pandas DataFrame.
 
 How a run flows: the deals are cut into chunks of ``chunk_size`` (one Parquet part each) and
 every chunk into tasks of at most ``TASK_DEALS`` deals. Tasks go to the executor (by default
@@ -42,13 +43,15 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.runs.deal_config import (
+    DEAL_CONFIG,
+    DEAL_RUN,
     DEFAULT_CHUNK,
     IDENTITY_OPTIONS,
     MAX_CHUNK,
     RunConfig,
     make_config,
 )
-from bonken_sim.runs.deal_session import DEAL_RUN, DealSession, Players, RunResult, new_manifest
+from bonken_sim.runs.deal_session import DealSession, Players, RunResult, new_manifest
 from bonken_sim.runs.deal_tasks import (
     TASK_DEALS,
     ChunkResult,
@@ -124,6 +127,7 @@ def run(
         resume=config.resume,
         force=config.force,
         new_manifest=functools.partial(new_manifest, config),
+        check=functools.partial(DEAL_CONFIG.same_run, config),
     )
     backend, rundir = open_run(config.executor_spec, executor, RunError, open_dir)
     try:

@@ -33,6 +33,11 @@ TABLES = {
     "games": "part-*.parquet: one row per game",
     "deals": f"{DEALS_DIR}/part-*.parquet: one row per deal of each game",
 }
+#: the files of a part, in the order a part task encodes them: (file, bytes, sha256) keys
+PART_FILES = (
+    ("deals_file", "deals_bytes", "deals_sha256"),
+    ("games_file", "games_bytes", "games_sha256"),
+)
 #: the manifest's part entry key naming each table's file
 FILE_KEYS = {"games": "games_file", "deals": "deals_file"}
 

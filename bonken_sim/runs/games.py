@@ -39,7 +39,6 @@ import numpy as np
 from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch, GamePlayer
 from bonken_sim.runs.directory import (
     RunDir,
-    RunKind,
     check_worker_versions,
     no_interrupts,
     now,
@@ -50,18 +49,12 @@ from bonken_sim.runs.directory import (
 from bonken_sim.runs.errors import GameRunError, GameRunInterrupted
 from bonken_sim.runs.executors import Backend, worker_name
 from bonken_sim.runs.files import EncodedPart, PartFile, write_bytes
-from bonken_sim.runs.game_config import (
-    RESUME_MISSING,
-    GameConfig,
-    make_game_config,
-    same_run,
-)
+from bonken_sim.runs.game_config import GAME_CONFIG, GAME_RUN, GameConfig, make_game_config
 from bonken_sim.runs.game_format import (
     DEALS_DIR,
     FORMAT,
     GAMES_DIR,
-    OLD_DEALS_DIR,
-    OLD_GAMES_DIR,
+    PART_FILES,
     SCHEMA_VERSION,
     TABLES,
     game_dirs,
@@ -79,53 +72,12 @@ from bonken_sim.runs.pipeline import (
     play_on_backend,
     played_chunks,
 )
+from bonken_sim.runs.run_config import RESUME_AND_FORCE
 
 ProgressFn = Callable[[int, int], None]
 #: every game run seats profile i at seat i (players are given per seat)
 SEATING = np.arange(4)
-#: the files of a part, in the order a part task encodes them: (file, bytes, sha256) keys
-PART_FILES = (
-    ("deals_file", "deals_bytes", "deals_sha256"),
-    ("games_file", "games_bytes", "games_sha256"),
-)
-
-GAME_RUN = RunKind(
-    name="game run",
-    format=FORMAT,
-    schema_version=SCHEMA_VERSION,
-    part_dirs=(DEALS_DIR, GAMES_DIR),
-    old_part_dirs=(OLD_DEALS_DIR, OLD_GAMES_DIR),
-    layout=game_dirs,
-    part_files=PART_FILES,
-    default_prefix="games",
-    error=GameRunError,
-    hint="{root} is incomplete; run the same command with --resume to finish it",
-    taken="{root} already exists; use --resume to complete it or --force to replace it",
-    foreign=(
-        "{root} already exists and is not a game run; choose another directory (nothing there "
-        "is touched)"
-    ),
-    foreign_force=(
-        "--force refuses to clear {root}: it is not a game run; choose another directory "
-        "(nothing there is touched)"
-    ),
-    cannot_create="cannot create {root}: {reason}",
-    cannot_write="cannot create {root}: {reason}",
-    not_writable="cannot write to {root}: permission denied",
-    resume_missing=RESUME_MISSING,
-)
-
-
 # --- the kernels' inputs ------------------------------------------------------------------
-
-
-def _table(rules: dict[str, Any] | None):
-    """The kernels' table of a recorded house ruleset (None: the standard rules)."""
-    if rules is None:
-        return None
-    from bonken_sim.rules.rulesets import Ruleset
-
-    return Ruleset.from_dict(rules).table
 
 
 def game_player(cfg: GameConfig) -> GamePlayer:
@@ -135,7 +87,7 @@ def game_player(cfg: GameConfig) -> GamePlayer:
         list(cfg.players),
         fixed_order=cfg.order == "fixed",
         doubling=cfg.doubling,
-        table=_table(cfg.rules),
+        table=None if cfg.ruleset.is_standard else cfg.ruleset.table,
     )
 
 
@@ -271,11 +223,13 @@ def run_games(
 ) -> GameRunResult:
     """Play the configured games into a run directory; returns a GameRunResult.
 
+    ``resume`` and ``force`` add to the config's own (``make_game_config(resume=True, ...)``).
     ``executor`` (any ``concurrent.futures.Executor``, not shut down here) runs the part
     tasks instead of the config's executor (``cfg.executor_spec``; in-process by default)."""
     t0 = time.perf_counter()
+    resume, force = resume or cfg.resume, force or cfg.force
     if resume and force:
-        raise GameRunError("--resume and --force cannot be used together")
+        raise GameRunError(RESUME_AND_FORCE)
     open_dir = functools.partial(
         open_run_dir,
         GAME_RUN,
@@ -284,7 +238,7 @@ def run_games(
         resume=resume,
         force=force,
         new_manifest=functools.partial(_new_manifest, cfg),
-        check=functools.partial(same_run, cfg),
+        check=functools.partial(GAME_CONFIG.same_run, cfg),
     )
     backend, rundir = open_run(cfg.executor_spec, executor, GameRunError, open_dir)
     try:

@@ -4,9 +4,10 @@ and every option of a deal run and a game run."""
 from __future__ import annotations
 
 import re
+import secrets
 from typing import TYPE_CHECKING, Any
 
-from bonken_sim.processes import usable_cores
+from bonken_sim import processes
 
 if TYPE_CHECKING:
     from bonken_sim.rules.rulesets import Ruleset
@@ -78,8 +79,14 @@ def flag(name: str) -> str:
 
 
 def default_threads() -> int:
-    """The cores this process may run on."""
-    return usable_cores()
+    """The cores this process may run on: the default threads of every kind of run."""
+    return processes.usable_cores()
+
+
+def draw_seed() -> int:
+    """The seed of a run (or an advice) given none: 63 random bits from the operating
+    system, so that it also fits a signed 64-bit integer."""
+    return secrets.randbits(63)
 
 
 def parse_option_count(value: Any, name: str, maximum: int = MAX_COUNT) -> int:
@@ -88,7 +95,7 @@ def parse_option_count(value: Any, name: str, maximum: int = MAX_COUNT) -> int:
 
 
 def parse_option_seed(value: Any) -> int:
-    """``--seed`` of a deal run (its message names the flag)."""
+    """``--seed`` of a run (its message names the flag)."""
     try:
         return parse_seed(value)
     except ValueError as exc:
@@ -96,21 +103,13 @@ def parse_option_seed(value: Any) -> int:
 
 
 def parse_threads(value: Any) -> int:
-    """``--threads`` of a deal run: a whole number from 1 to MAX_THREADS."""
+    """``--threads`` of a run: a whole number from 1 to MAX_THREADS."""
     try:
         n = int(str(value).strip()) if not isinstance(value, int) else value
     except ValueError:
         n = -1
     if isinstance(value, bool) or not 1 <= n <= MAX_THREADS:
         raise ValueError(f"--threads must be a whole number from 1 to {MAX_THREADS}, got {value!r}")
-    return n
-
-
-def parse_game_threads(value: Any) -> int:
-    """``--threads`` of a game run (the command line has already made it an int)."""
-    n = int(value)
-    if n < 1 or n > MAX_THREADS:
-        raise ValueError(f"--threads must be between 1 and {MAX_THREADS}, got {value}")
     return n
 
 

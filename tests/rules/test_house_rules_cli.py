@@ -170,7 +170,7 @@ def test_run_records_the_ruleset_in_manifest_and_parquet(two_runs):
 
 def test_resume_must_keep_the_ruleset(two_runs):
     _, b, _ = two_runs
-    with pytest.raises(RunError, match="ruleset 'standard' differs from the run's ruleset"):
+    with pytest.raises(RunError, match="the ruleset 'standard' differs from the run's 'strict'"):
         make_config(resume=True, out=b, ruleset="standard")
     cfg = make_config(resume=True, out=b)
     assert cfg.ruleset == PRESETS["strict"]
@@ -185,7 +185,7 @@ def test_resume_a_run_recorded_before_the_domino_options(tmp_path):
     del manifest["config"]["ruleset"]["domino_ace_or_two"]
     path.write_text(json.dumps(manifest))
     assert make_config(resume=True, out=out, ruleset="strict").ruleset == PRESETS["strict"]
-    with pytest.raises(RunError, match="differs from the run's ruleset 'strict'"):
+    with pytest.raises(RunError, match="ruleset 'double-points' differs from the run's 'strict'"):
         make_config(resume=True, out=out, ruleset="double-points")
 
 

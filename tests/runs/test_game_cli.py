@@ -133,7 +133,7 @@ def test_existing_directory_refused_then_forced(game_run, tmp_path):
         (["--games", "10", "--doubling", "maybe"], "--doubling must be on or off"),
         (["--games", "10", "--threads", "0"], "--threads"),
         (["--games", "10", "--seed", "-3"], "seed"),
-        (["--games", "10", "--resume", "--force"], "cannot be used together"),
+        (["--games", "10", "--resume", "--force"], "--resume and --force exclude each other"),
     ],
 )
 def test_game_errors(args, message, tmp_path):

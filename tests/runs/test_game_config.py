@@ -84,7 +84,7 @@ def test_resume_compares_the_chunk_size_as_a_new_run_records_it(tmp_path):
         ("doubling", "on", "--doubling on differs from the run's off"),
         ("chunk_size", 10, "--chunk-size 10 differs from the run's 30"),
         ("ruleset", PRESETS["strict"], "the ruleset 'strict' differs from the run's"),
-        ("ruleset", "standard", "the ruleset standard differs from the run's 'double-points'"),
+        ("ruleset", "standard", "the ruleset 'standard' differs from the run's 'double-points'"),
     ],
 )
 def test_resume_names_a_given_option_that_differs(game_run, option, value, message):
@@ -101,7 +101,7 @@ def test_resume_errors(tmp_path):
     (tmp_path / "x.txt").write_text("not a run")
     with pytest.raises(GameRunError, match="is not a bonken-sim game run directory"):
         make_game_config(resume=True, out=tmp_path)
-    with pytest.raises(GameRunError, match="cannot be used together"):
+    with pytest.raises(GameRunError, match="--resume and --force exclude each other"):
         make_game_config(resume=True, force=True, out=tmp_path)
     with pytest.raises(GameRunError, match="--games is required"):
         make_game_config(seed=1, out=tmp_path / "new")

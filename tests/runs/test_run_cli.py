@@ -166,11 +166,11 @@ def test_resume_with_different_options_is_refused(capsys, tmp_path):
     out = tmp_path / "r"
     run_json(capsys, "--deals", "200", "--seed", "4", "--out", out, "--chunk-size", "100")
     for args, message in [
-        (["--seed", "5"], "--resume: --seed 5 differs from the run's 4"),
-        (["--deals", "300"], "--resume: --deals 300 differs from the run's 200"),
-        (["--chunk-size", "50"], "--resume: --chunk-size 50 differs from the run's 100"),
-        (["--strategies", "random"], "--resume: --strategies random,random,random,random differs"),
-        (["--contracts", "bukken"], "--resume: --contracts bukken differs"),
+        (["--seed", "5"], "a different deal run: --seed 5 differs from the run's 4;"),
+        (["--deals", "300"], "a different deal run: --deals 300 differs from the run's 200;"),
+        (["--chunk-size", "50"], "--chunk-size 50 differs from the run's 100;"),
+        (["--strategies", "random"], "--strategies random,random,random,random differs"),
+        (["--contracts", "bukken"], "--contracts bukken differs"),
     ]:
         code, _, err = cli(capsys, "run", "--resume", "--out", out, *args)
         assert code == 2 and message in err and err.count("\n") == 1, err
