@@ -110,7 +110,6 @@ def run_bench(
     compile_s = warmup()
     table = standard_table()
     key = seed_key(seed)
-    all_v = np.arange(N_VARIANTS, dtype=np.int64)
     result: dict = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
@@ -127,6 +126,26 @@ def run_bench(
     echo(
         f"kernels ready in {compile_s:.1f} s; {deals:,} fresh deals per repeat, median of {repeats}"
     )
+    _tiers(result, chosen, key, table, deals, repeats, threads, echo)
+    _yardstick(result, deals, repeats, echo, key, table, chosen)
+    if reference_deals and reference_rate is not None:
+        _reference(result, chosen, reference_rate, seed, reference_deals, echo)
+    from bonken_sim.bench.solver import run_solver_bench
+
+    result["solver"] = run_solver_bench(echo=echo, **(solver or {}))
+    if jobs:
+        from bonken_sim.bench.jobs import run_jobs
+
+        result["jobs"] = run_jobs(jobs, job_repeats, max(threads), seed, echo)
+    if out_dir is not None:
+        _save(result, out_dir, echo)
+    return result
+
+
+def _tiers(result, chosen, key, table, deals, repeats, threads, echo) -> None:
+    """Each tier's playouts per second: single thread per variant, then all twelve variants
+    per deal on each thread count (into ``result["strategies"]``)."""
+    all_v = np.arange(N_VARIANTS, dtype=np.int64)
     echo("")
     header = f"{'variant':14s}" + "".join(f"{s + ' /s':>14s}{'ns/card':>9s}" for s in chosen)
     echo("single thread, one variant per fresh deal (dealing included)")
@@ -161,36 +180,33 @@ def run_bench(
                 f"{rate / base:9.2f}"
             )
         result["strategies"][sname] = doc
-    _yardstick(result, deals, repeats, echo, key, table, chosen)
-    if reference_deals and reference_rate is not None:
-        echo("")
-        for sname, sid in chosen.items():
-            if sname not in REFERENCE_STRATEGIES:
-                continue
-            ref = reference_rate(seed, reference_deals, sid)
-            fast = result["strategies"][sname]["all_variants_threads_1"]
-            result["strategies"][sname]["reference_playouts_per_s"] = ref
-            result["strategies"][sname]["speedup_over_reference"] = fast / ref
-            echo(
-                f"{sname}: pure-Python reference {ref:,.0f} playouts/s -> numba single thread "
-                f"is {fast / ref:,.0f}x faster"
-            )
-    from bonken_sim.bench.solver import run_solver_bench
 
-    result["solver"] = run_solver_bench(echo=echo, **(solver or {}))
-    if jobs:
-        from bonken_sim.bench.jobs import run_jobs
 
-        result["jobs"] = run_jobs(jobs, job_repeats, max(threads), seed, echo)
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        path = out_dir / f"bench_core_{stamp}.json"
-        # whole or not at all: a bench stopped or failing mid-write leaves no truncated JSON
-        write_atomic(path, [json.dumps(result, indent=2)])
-        result["path"] = str(path)
-        echo(f"\nwrote {path}")
-    return result
+def _reference(result, chosen, reference_rate, seed, reference_deals, echo) -> None:
+    """The random and basic tiers' speed-up over the pure-Python reference."""
+    echo("")
+    for sname, sid in chosen.items():
+        if sname not in REFERENCE_STRATEGIES:
+            continue
+        ref = reference_rate(seed, reference_deals, sid)
+        fast = result["strategies"][sname]["all_variants_threads_1"]
+        result["strategies"][sname]["reference_playouts_per_s"] = ref
+        result["strategies"][sname]["speedup_over_reference"] = fast / ref
+        echo(
+            f"{sname}: pure-Python reference {ref:,.0f} playouts/s -> numba single thread "
+            f"is {fast / ref:,.0f}x faster"
+        )
+
+
+def _save(result: dict, out_dir: Path, echo) -> None:
+    """The result as JSON in ``out_dir`` (its path into ``result["path"]``)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = out_dir / f"bench_core_{stamp}.json"
+    # whole or not at all: a bench stopped or failing mid-write leaves no truncated JSON
+    write_atomic(path, [json.dumps(result, indent=2)])
+    result["path"] = str(path)
+    echo(f"\nwrote {path}")
 
 
 # The speed goals were set where "a minimal tuned random-playout kernel reaches about
