@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.names import VARIANT_NAMES, variant_names
 from bonken_sim.runs.game_format import game_manifest
 from bonken_sim.runs.game_summary import scaled
@@ -30,7 +31,7 @@ from bonken_sim.stats import Estimate, mean_ci
 ROLES = ("dealer", "leader", "chooser", "doubler")  # relative to the dealer; doubler: first
 
 
-class CompareError(ValueError):
+class CompareError(UserFixableError, ValueError):
     """Two runs that cannot be compared deal by deal."""
 
 

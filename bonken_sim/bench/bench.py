@@ -23,6 +23,7 @@ from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import N_VARIANTS, STRATEGY_NAMES
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
+from bonken_sim.errors import BadValue
 from bonken_sim.files import write_atomic
 from bonken_sim.rules.names import VARIANTS
 
@@ -111,7 +112,7 @@ def run_bench(
     """
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not strategies:
-        raise ValueError(
+        raise BadValue(
             f"unknown strategy {unknown[0] if unknown else ''!r} "
             f"(expected some of: {', '.join(STRATEGIES)})"
         )

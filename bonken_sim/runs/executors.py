@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.processes import stop_workers, usable_cores
 
 EXECUTORS = ("local", "process", "dask")
@@ -40,19 +41,19 @@ MAX_RESTARTS = 3
 DASK_EXTRA = "--executor dask needs the dask extra: pip install 'bonken-sim[dask]'"
 
 
-class ExecutorError(ValueError):
+class ExecutorError(UserFixableError, ValueError):
     """A bad executor option, a missing extra, an unreachable scheduler (one line)."""
 
 
-class WorkersLost(RuntimeError):
+class WorkersLost(UserFixableError, RuntimeError):
     """Worker processes died more often than ``MAX_RESTARTS`` allows."""
 
 
-class WorkerMismatch(RuntimeError):
+class WorkerMismatch(UserFixableError, RuntimeError):
     """A worker runs another bonken-sim, engine or pyarrow than the driver."""
 
 
-class PartWriteError(RuntimeError):
+class PartWriteError(UserFixableError, RuntimeError):
     """A task could not write its part into the run directory (``reason``: the OS error)."""
 
     def __init__(self, root: str, exc: OSError | str):

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import (
     BEER_CARD_NAME,
     VARIANT_NAMES,
@@ -43,7 +44,7 @@ def dataset(path: str | os.PathLike, table: str = "results"):
     root = Path(path)
     manifest = read_manifest(root)
     if table not in ("results", "deals"):
-        raise ValueError(f"table must be 'results' or 'deals', got {table!r}")
+        raise BadValue(f"table must be 'results' or 'deals', got {table!r}")
     files = _part_paths(root, manifest, "file" if table == "results" else "deals_file")
     schema = None
     if not files:
