@@ -34,6 +34,7 @@ from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.runs.executors import (
     Backend,
     ExecutorSpec,
+    executor_failed,
     open_backend,
     run_tasks,
     task_failure,
@@ -212,7 +213,7 @@ def run_tournament(
                 add(r)
             finished = True
         except Exception as exc:
-            if isinstance(exc, ValueError):
+            if isinstance(exc, ValueError) or not executor_failed(exc):
                 raise
             raise TournamentError(task_failure(exc, backend.kind)) from None
         finally:

@@ -24,7 +24,7 @@ from bonken_sim._core.ids import N_VARIANTS, STRATEGY_NAMES
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
 from bonken_sim.errors import BadValue
-from bonken_sim.files import write_atomic
+from bonken_sim.files import CannotWrite, write_atomic
 from bonken_sim.rules.names import VARIANTS
 
 STRATEGIES = {name: tier for tier, name in enumerate(STRATEGY_NAMES)}  # name -> tier id
@@ -202,7 +202,10 @@ def run_bench(
 
         result["jobs"] = run_jobs(jobs, job_repeats, max(threads), seed, echo)
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # made unwritable or full since the command checked it
+            raise CannotWrite(out_dir, exc.strerror or str(exc)) from None
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         path = out_dir / f"bench_core_{stamp}.json"
         # whole or not at all: a bench stopped or failing mid-write leaves no truncated JSON

@@ -3,6 +3,7 @@ and the streamed per-variant score summary."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -55,6 +56,19 @@ def dataset(path: str | os.PathLike, table: str = "results"):
         raise NotARun(f"{root}: cannot read the run's parts: {exc}") from None
 
 
+@contextlib.contextmanager
+def parts_read(path: str | os.PathLike) -> Iterator[None]:
+    """Around reading a run's parts: a part that is missing, truncated or not Parquet (which
+    pyarrow finds only when it reads it, not when the dataset is made) is NotARun naming the
+    run, a mistake the user can fix (finish or replay the run), not a bug."""
+    import pyarrow as pa
+
+    try:
+        yield
+    except (OSError, pa.ArrowException) as exc:
+        raise NotARun(f"{Path(path)}: cannot read the run's parts: {exc}") from None
+
+
 def run_names_rules(manifest: Mapping[str, Any]) -> bool:
     """What rules.variant_names needs of the ruleset a run's manifest records: whether it
     plays the beer card."""
@@ -88,10 +102,12 @@ def read_run(
     cols = list(columns) if columns is not None else None
     if cols is not None and deals and "deal" not in cols:
         cols = ["deal", *cols]
-    table = dataset(path, "results").to_table(columns=cols, filter=filt)
+    with parts_read(path):
+        table = dataset(path, "results").to_table(columns=cols, filter=filt)
     frame = table.to_pandas()
     if deals:
-        extra = dataset(path, "deals").to_table().to_pandas()
+        with parts_read(path):
+            extra = dataset(path, "deals").to_table().to_pandas()
         frame = frame.merge(extra, on="deal", how="left", sort=False)
     return frame
 
@@ -161,7 +177,8 @@ def iter_batches(
     path: str | os.PathLike, columns: Sequence[str], batch_size: int = 1 << 20
 ) -> Iterator:
     """Record batches of the run's results (only ``columns``), streamed part by part."""
-    yield from dataset(path, "results").to_batches(columns=list(columns), batch_size=batch_size)
+    with parts_read(path):
+        yield from dataset(path, "results").to_batches(columns=list(columns), batch_size=batch_size)
 
 
 def variant_scores(
