@@ -17,8 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from bonken_sim.errors import UserFixableError
 
-class CannotWrite(OSError):
+
+class CannotWrite(UserFixableError, OSError):
     """A file that could not be written; the message is ``cannot write PATH: why``."""
 
     def __init__(self, path: Path, reason: str) -> None:
@@ -26,7 +28,7 @@ class CannotWrite(OSError):
         self.reason = reason
 
 
-class CannotRead(OSError):
+class CannotRead(UserFixableError, OSError):
     """An input file that is refused before it is read (not a regular file, too large); the
     message is ``cannot read PATH: why``, ``strerror`` and ``reason`` the why alone."""
 
@@ -55,7 +57,7 @@ def read_small_file(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
-class NotToml(ValueError):
+class NotToml(UserFixableError, ValueError):
     """Bytes that are not a TOML document; the message is ``not valid TOML: why``."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bonken_sim.engine.play import SeatStrategy, is_expert, parse_strategies
+from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.names import Contract, Variant, parse_hand, parse_variants
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, resolve
 from bonken_sim.runs.options import draw_seed, parse_count, parse_seed
@@ -23,7 +24,7 @@ DEFAULT_DEALS = 100_000
 EXPERT_DEFAULT_DEALS = 200
 
 
-class AdviseError(ValueError):
+class AdviseError(UserFixableError, ValueError):
     """Bad advise input; the message names the option and the bad value."""
 
 

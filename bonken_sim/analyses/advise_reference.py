@@ -17,10 +17,11 @@ from bonken_sim.analyses.advise_config import AdviseConfig
 from bonken_sim.analyses.advise_play import Sums
 from bonken_sim.engine.play import strategy_names
 from bonken_sim.engine.version import engine_version
+from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset
 
 
-class ReferenceError(ValueError):
+class ReferenceError(UserFixableError, ValueError):
     """The reference run cannot serve as the contract averages of this advice."""
 
 

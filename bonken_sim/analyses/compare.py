@@ -20,9 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.names import VARIANT_NAMES, variant_names
 from bonken_sim.runs.game_format import game_manifest
 from bonken_sim.runs.game_summary import scaled
+from bonken_sim.runs.readers import parts_read
 from bonken_sim.runs.storage import NotARun, dataset, read_manifest
 from bonken_sim.runs.summary_text import stands_alone
 from bonken_sim.stats import Estimate, mean_ci
@@ -30,7 +32,7 @@ from bonken_sim.stats import Estimate, mean_ci
 ROLES = ("dealer", "leader", "chooser", "doubler")  # relative to the dealer; doubler: first
 
 
-class CompareError(ValueError):
+class CompareError(UserFixableError, ValueError):
     """Two runs that cannot be compared deal by deal."""
 
 
@@ -39,7 +41,8 @@ def _scores(path: str | os.PathLike, variant: str) -> tuple[np.ndarray, np.ndarr
     import pyarrow.dataset as pads
 
     cols = ["deal", "score_0", "score_1", "score_2", "score_3"]
-    t = dataset(path).to_table(columns=cols, filter=pads.field("variant") == variant)
+    with parts_read(path):
+        t = dataset(path).to_table(columns=cols, filter=pads.field("variant") == variant)
     deals = t.column("deal").to_numpy()
     scores = np.stack([t.column(c).to_numpy().astype(np.int64) for c in cols[1:]], axis=1)
     order = np.argsort(deals, kind="stable")

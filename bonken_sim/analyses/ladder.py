@@ -33,6 +33,7 @@ import numpy as np
 from bonken_sim.engine.play import parse_strategies, strategy_array
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.engine.staked import staked_scores
+from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles
 from bonken_sim.rules.names import N_VARIANTS
@@ -147,16 +148,14 @@ def check_counts(deals: int, expert_deals: int) -> None:
     """A ValueError for a count of deals the ladder cannot measure with: a command checks
     them before it compiles or plays anything."""
     if deals < 2:
-        raise ValueError(
-            f"--deals must be at least 2 (a confidence interval needs two), got {deals}"
-        )
+        raise BadValue(f"--deals must be at least 2 (a confidence interval needs two), got {deals}")
     if deals > MAX_DEALS:
-        raise ValueError(
+        raise BadValue(
             f"--deals must be at most {MAX_DEALS:,} for the ladder (it holds every deal in "
             f"memory, about 8 GB at the most), got {deals:,}"
         )
     if expert_deals == 1 or expert_deals < 0:
-        raise ValueError(
+        raise BadValue(
             f"--expert-deals must be 0 (no expert rung) or at least 2, got {expert_deals}"
         )
 

@@ -28,11 +28,13 @@ import numpy as np
 
 from bonken_sim.analyses.ladder import Interval, mean_interval, wilson_interval
 from bonken_sim.engine.games import PROFILES, play_games, ranks
+from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.names import Contract, contract_names
 from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.runs.executors import (
     Backend,
     ExecutorSpec,
+    executor_failed,
     open_backend,
     run_tasks,
     task_failure,
@@ -42,19 +44,19 @@ from bonken_sim.runs.executors import (
 CONTRACTS = [c.label for c in Contract]
 
 
-class TournamentError(ValueError):
+class TournamentError(UserFixableError, ValueError):
     """A tournament that could not finish (a worker failure): one line."""
 
 
 def parse_tournament_profiles(text: str) -> list[str]:
     names = [s.strip().lower() for s in str(text).split(",") if s.strip()]
     if not 2 <= len(names) <= 4:
-        raise ValueError(f"--profiles takes 2 to 4 profiles, comma-separated; got {text!r}")
+        raise BadValue(f"--profiles takes 2 to 4 profiles, comma-separated; got {text!r}")
     for n in names:
         if n not in PROFILES:
-            raise ValueError(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
+            raise BadValue(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
     if len(set(names)) != len(names):
-        raise ValueError(f"--profiles names a profile twice: {text!r}")
+        raise BadValue(f"--profiles names a profile twice: {text!r}")
     return names
 
 
@@ -67,7 +69,7 @@ def arrangements(k: int) -> list[tuple[int, ...]]:
     elif k == 2:
         pools = [(0, 0, 1, 1)]
     else:
-        raise ValueError(f"a tournament needs 2 to 4 profiles, got {k}")
+        raise BadValue(f"a tournament needs 2 to 4 profiles, got {k}")
     return sorted({p for pool in pools for p in itertools.permutations(pool)})
 
 
@@ -211,7 +213,7 @@ def run_tournament(
                 add(r)
             finished = True
         except Exception as exc:
-            if isinstance(exc, ValueError):
+            if isinstance(exc, ValueError) or not executor_failed(exc):
                 raise
             raise TournamentError(task_failure(exc, backend.kind)) from None
         finally:

@@ -28,7 +28,8 @@ from bonken_sim.engine.yardstick import (
     seed_key,
     standard_table,
 )
-from bonken_sim.files import write_atomic
+from bonken_sim.errors import BadValue
+from bonken_sim.files import CannotWrite, write_atomic
 from bonken_sim.rules.names import VARIANTS
 
 STRATEGIES = {name: tier for tier, name in enumerate(STRATEGY_NAMES)}  # name -> tier id
@@ -96,7 +97,7 @@ def run_bench(
     """
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not strategies:
-        raise ValueError(
+        raise BadValue(
             f"unknown strategy {unknown[0] if unknown else ''!r} "
             f"(expected some of: {', '.join(STRATEGIES)})"
         )
@@ -200,7 +201,10 @@ def _reference(result, chosen, reference_rate, seed, reference_deals, echo) -> N
 
 def _save(result: dict, out_dir: Path, echo) -> None:
     """The result as JSON in ``out_dir`` (its path into ``result["path"]``)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # made unwritable or full since the command checked it
+        raise CannotWrite(out_dir, exc.strerror or str(exc)) from None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     path = out_dir / f"bench_core_{stamp}.json"
     # whole or not at all: a bench stopped or failing mid-write leaves no truncated JSON

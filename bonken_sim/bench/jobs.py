@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import N_VARIANTS
 
 
@@ -89,7 +90,7 @@ def parse_jobs(text: str) -> dict[str, int]:
         name, eq, size = item.strip().partition("=")
         name = name.strip().lower()
         if name not in JOBS or not eq or name in sizes:
-            raise ValueError(
+            raise BadValue(
                 f"--jobs must be distinct NAME=SIZE items with NAME one of "
                 f"{', '.join(JOBS)} (or 'none'), got {text!r}"
             )
@@ -101,11 +102,11 @@ def check_jobs(sizes: dict[str, int], repeats: int) -> None:
     """ValueError unless every job is known with a positive size and ``repeats`` >= 1."""
     for name, size in sizes.items():
         if name not in JOBS:
-            raise ValueError(f"unknown job {name!r} (expected some of: {', '.join(JOBS)})")
+            raise BadValue(f"unknown job {name!r} (expected some of: {', '.join(JOBS)})")
         if size < 1:
-            raise ValueError(f"the size of job {name} must be at least 1, got {size}")
+            raise BadValue(f"the size of job {name} must be at least 1, got {size}")
     if repeats < 1:
-        raise ValueError(f"repeats must be at least 1, got {repeats}")
+        raise BadValue(f"repeats must be at least 1, got {repeats}")
 
 
 def _children_cpu() -> float:

@@ -154,7 +154,10 @@ def ladder(
         raise UserError("--quiet with --out - would measure and show nothing; give --out FILE")
     if saving:
         if out == Path("results/ladder.json"):
-            call_or_fail(out.parent.mkdir, exist_ok=True)
+            try:
+                out.parent.mkdir(exist_ok=True)
+            except OSError as exc:
+                raise UserError(f"cannot write --out {out}: {exc.strerror or exc}") from None
         check_out_file(out, force)  # before the work, not after it
     compile_first(*ladder_needs(expert_deals > 0), show=not quiet)
     result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert)

@@ -15,6 +15,7 @@ import click
 
 from bonken_sim.cli.console import ProgressBar, StageLine
 from bonken_sim.cli.interrupts import exit_status, say
+from bonken_sim.errors import UserFixableError
 from bonken_sim.files import CannotWrite, check_dir_writable, check_writable, write_atomic
 from bonken_sim.rules.presets import RULESET_HELP
 from bonken_sim.runs.options import parse_count, parse_seed
@@ -27,11 +28,12 @@ class UserError(click.ClickException):
 
 
 def call_or_fail(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)``; the ValueError or OSError it raises (a bad value, a file that
-    cannot be read) becomes a UserError with the same message."""
+    """``fn(*args, **kwargs)``; the error the user can fix that it raises (a bad value, a file
+    that cannot be read) becomes a UserError with the same message. Any other error passes
+    through: it is a bug, not the user's mistake (``main.internal_error``)."""
     try:
         return fn(*args, **kwargs)
-    except (ValueError, OSError) as exc:
+    except UserFixableError as exc:
         raise UserError(str(exc)) from None
 
 

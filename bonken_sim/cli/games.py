@@ -25,6 +25,7 @@ from bonken_sim.cli.common import (
     ruleset_options,
     run_with_progress,
 )
+from bonken_sim.errors import UserFixableError
 
 
 def _profiles_help() -> str:
@@ -97,7 +98,7 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
         show=not quiet,
         unit="games",
         interrupted=GameRunInterrupted,
-        errors=(GameRunError, OSError),
+        errors=UserFixableError,
     )
     if as_json:
         echo_json(result.to_dict(), indent=1)

@@ -1,4 +1,5 @@
-"""The ``bonken-sim`` group, its commands, and ``main``: every user error one line on stderr."""
+"""The ``bonken-sim`` group, its commands, and ``main``: every error the user can fix one line on
+stderr (exit 2), any other a short line and a log file holding its traceback (exit 1)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
 from bonken_sim.cli.runs import compare, run_cmd, summary
 from bonken_sim.cli.solve import solve
+from bonken_sim.errors import UserFixableError, internal_error_log
 from bonken_sim.version import __version__
 
 
@@ -58,8 +60,9 @@ _NO_COMMAND: tuple[type[click.ClickException], ...] = tuple(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: every user error is one line on stderr and a non-zero exit; so is an
-    interrupt (Ctrl-C: 130, SIGTERM: 143), after the command has cleaned up."""
+    """Entry point: every user error is one line on stderr and exit status 2, an internal
+    error a short line and a log file (exit 1, ``internal_error``), an interrupt one line
+    (Ctrl-C: 130, SIGTERM: 143), each after the command has cleaned up."""
     if argv is None:
         # The console script: the process ends after this call. Frozen objects are left out of
         # the interpreter's last garbage collection, which otherwise walks numba's millions of
@@ -84,8 +87,12 @@ def main(argv: list[str] | None = None) -> int:
         return status
 
 
+INTERNAL_ERROR = 1  # the exit status of a bug, apart from a user's mistake (2)
+
+
 def _invoke(args: list[str]) -> int:
-    """Parse ``args`` and run the command; click's errors become one line and an exit status.
+    """Parse ``args`` and run the command; click's errors and the errors a user can fix become
+    one line and exit status 2, anything else ``internal_error``.
 
     Not ``cli.main``: it answers Ctrl-C with a blank line on stderr before its own message.
     """
@@ -104,7 +111,32 @@ def _invoke(args: list[str]) -> int:
         msg = exc.format_message().replace("\n", " ")
         click.echo(f"bonken-sim: error: {msg}", err=True)
         return exc.exit_code if exc.exit_code else 2
+    except UserFixableError as exc:
+        click.echo(f"bonken-sim: error: {one_line(exc)}", err=True)
+        return 2
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        return internal_error(exc, args)
     # a command's return value is its exit code (ctx.exit raises Exit instead)
     return rv if isinstance(rv, int) else 0
+
+
+def one_line(exc: BaseException) -> str:
+    """The message of ``exc`` on one line."""
+    return " ".join(str(exc).split("\n")).strip()
+
+
+def internal_error(exc: Exception, args: list[str]) -> int:
+    """A bug, not a mistake of the user: ``bonken-sim: internal error: Type: message`` on
+    stderr, the traceback in a log file whose path is printed (``errors.internal_error_log``),
+    exit status 1."""
+    message = one_line(exc)
+    click.echo(
+        f"bonken-sim: internal error: {type(exc).__name__}" + (f": {message}" if message else ""),
+        err=True,
+    )
+    log = internal_error_log(exc, args)
+    where = f"the traceback is in {log}" if log is not None else "no log file could be written"
+    click.echo(f"bonken-sim: this is a bug in bonken-sim; {where}", err=True)
+    return INTERNAL_ERROR

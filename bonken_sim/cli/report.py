@@ -9,6 +9,7 @@ import click
 
 from bonken_sim.cli.common import OutPath, call_or_fail, run_with_progress
 from bonken_sim.cli.console import StageLine
+from bonken_sim.errors import UserFixableError
 
 
 @click.command()
@@ -76,7 +77,7 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladd
     workers = default_workers() if workers is None else workers
     # The pool's forkserver gets its head start while this process imports the report.
     start_early(run_dir, workers)
-    from bonken_sim.report import ReportError, write_report
+    from bonken_sim.report import write_report
     from bonken_sim.report.build import parse_formats
 
     fmts = call_or_fail(parse_formats, formats)
@@ -97,7 +98,7 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladd
         result = run_with_progress(
             start,
             show=not quiet,
-            errors=(ReportError, ValueError, OSError),  # NotARun is a ValueError
+            errors=UserFixableError,
             display=lambda: StageLine("report"),
         )
     if not quiet:

@@ -22,6 +22,7 @@ from bonken_sim.cli.common import (
     plays,
     run_with_progress,
 )
+from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.presets import RULESET_HELP
 
 # The run options whose config-file key is not their parameter name.
@@ -179,7 +180,7 @@ def run_cmd(as_json, quiet, expert_samples, expert_exact, **run_options):
         lambda bar: run_deals(cfg, progress=bar, on_start=started),
         show=not quiet,
         interrupted=RunInterrupted,
-        errors=(RunError, ValueError, OSError),
+        errors=UserFixableError,
     )
     if as_json:
         echo_json(result.to_dict(), indent=1)

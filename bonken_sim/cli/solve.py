@@ -66,11 +66,8 @@ def _solve_seats(seats, masks, variant, leader, rules, table_bits, max_nodes):
             left = max_nodes - sum(r.nodes for r in results)
             if left < 1:
                 raise NotSolved(0, 0.0)
-            results.append(
-                call_or_fail(
-                    solve_position, masks, variant, None, leader, s, rules, table_bits, left
-                )
-            )
+            # a bad position is a user's error too, printed as one line by ``main``
+            results.append(solve_position(masks, variant, None, leader, s, rules, table_bits, left))
     except NotSolved as exc:
         exc.nodes += sum(r.nodes for r in results)
         exc.seconds += sum(r.seconds for r in results)

@@ -18,6 +18,7 @@ from bonken_sim._core import game as G
 from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, KIND_DOMINO, standard_table
+from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, Models, load_models
 from bonken_sim.models.doubling import thresholds
 from bonken_sim.models.features import BASE_FEATURES, TRUMP_FEATURES, VARIANT_FEATURES
@@ -98,10 +99,10 @@ def parse_profiles(text: str, seats: int = 4) -> list[str]:
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
-        raise ValueError(f"give one profile or {seats}, comma-separated; got {text!r}")
+        raise BadValue(f"give one profile or {seats}, comma-separated; got {text!r}")
     for n in names:
         if n not in PROFILES:
-            raise ValueError(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
+            raise BadValue(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
     return names
 
 

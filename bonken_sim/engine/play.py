@@ -20,6 +20,7 @@ from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNE
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO
 from bonken_sim._core.trick import beats
+from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.processes import interruptible
 from bonken_sim.rules.names import (
     Strategy,
@@ -39,25 +40,25 @@ MAX_SEED = 2**64 - 1
 MAX_DEAL = 2**63 - 1
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(UserFixableError, ValueError):
     """A trace that breaks the rules; the message names the first broken step."""
 
 
 def check_seed(seed: int) -> int:
     if not isinstance(seed, int | np.integer) or not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+        raise BadValue(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     return int(seed)
 
 
 def check_deal(deal: int) -> int:
     if not isinstance(deal, int | np.integer) or not 0 <= int(deal) <= MAX_DEAL:
-        raise ValueError(f"deal index must be an integer from 0 to 2**63-1, got {deal!r}")
+        raise BadValue(f"deal index must be an integer from 0 to 2**63-1, got {deal!r}")
     return int(deal)
 
 
 def check_dealer(dealer: int) -> int:
     if dealer not in (0, 1, 2, 3):
-        raise ValueError(f"dealer must be a seat 0-3, got {dealer!r}")
+        raise BadValue(f"dealer must be a seat 0-3, got {dealer!r}")
     return int(dealer)
 
 
@@ -73,11 +74,11 @@ class Expert:
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= ids.EXPERT_SAMPLES_MAX:
-            raise ValueError(
+            raise BadValue(
                 f"expert samples must be 1 to {ids.EXPERT_SAMPLES_MAX}, got {self.samples}"
             )
         if not 0 <= self.exact_tricks <= ids.EXPERT_EXACT_MAX:
-            raise ValueError(
+            raise BadValue(
                 f"expert exact tricks must be 0 to {ids.EXPERT_EXACT_MAX}, got {self.exact_tricks}"
             )
 
@@ -135,7 +136,7 @@ def _parse_one(item: str | int | SeatStrategy) -> SeatStrategy:
         try:
             return Strategy(item)
         except ValueError:
-            raise ValueError(f"unknown strategy id {item}") from None
+            raise BadValue(f"unknown strategy id {item}") from None
     text = str(item).strip()
     name, _, settings = text.partition(":")
     if name.lower() == "expert" and settings:
@@ -143,12 +144,12 @@ def _parse_one(item: str | int | SeatStrategy) -> SeatStrategy:
         try:
             return expert(int(k), int(e) if e else None)
         except ValueError as exc:
-            raise ValueError(f"bad expert settings {text!r} (expert:K:E): {exc}") from None
+            raise BadValue(f"bad expert settings {text!r} (expert:K:E): {exc}") from None
     try:
         return Strategy[name.upper()]
     except KeyError:
         names = ", ".join(s.name.lower() for s in Strategy)
-        raise ValueError(f"unknown strategy {item!r} (expected one of: {names})") from None
+        raise BadValue(f"unknown strategy {item!r} (expected one of: {names})") from None
 
 
 def parse_strategies(
@@ -161,7 +162,7 @@ def parse_strategies(
     if len(out) == 1:
         out *= 4
     if len(out) != 4:
-        raise ValueError(f"give one strategy or four (one per seat), got {len(out)}")
+        raise BadValue(f"give one strategy or four (one per seat), got {len(out)}")
     return tuple(out)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from bonken_sim._core import solver as S
 from bonken_sim.engine.play import check_dealer, deal_hands, is_domino
+from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.processes import interruptible
 from bonken_sim.rules.names import Variant, card_str, make_variant, mask_cards, parse_hand
 from bonken_sim.rules.rulesets import Ruleset, as_ruleset
@@ -28,7 +29,7 @@ DEFAULT_TABLE_BITS = 20  # 2**20 entries of 24 bytes, 24 MiB
 DEFAULT_MAX_NODES = 50_000_000
 
 
-class NotSolved(RuntimeError):
+class NotSolved(UserFixableError, RuntimeError):
     """The search ran out of its node budget before it had the value."""
 
     def __init__(self, nodes: int, seconds: float) -> None:
@@ -76,11 +77,11 @@ class SolveResult:
 
 def _hand_mask(hand: HandLike, seat: int) -> int:
     if isinstance(hand, bool):
-        raise ValueError(f"hand of seat {seat}: not a hand: {hand!r}")
+        raise BadValue(f"hand of seat {seat}: not a hand: {hand!r}")
     if isinstance(hand, int | np.integer):
         mask = int(hand)
         if not 0 <= mask < 1 << 52:
-            raise ValueError(f"hand of seat {seat}: not a mask of 52 cards")
+            raise BadValue(f"hand of seat {seat}: not a mask of 52 cards")
         return mask
     if isinstance(hand, str):
         return parse_hand(hand)
@@ -92,25 +93,25 @@ def parse_hands(hands: str | Sequence[HandLike]) -> list[int]:
     texts or card lists) as masks; checks they are disjoint and of one length 1 to 13."""
     items = hands.split("/") if isinstance(hands, str) else list(hands)
     if len(items) != 4:
-        raise ValueError(f"give four hands (seat 0 to 3, separated by '/'), got {len(items)}")
+        raise BadValue(f"give four hands (seat 0 to 3, separated by '/'), got {len(items)}")
     masks = [_hand_mask(h, s) for s, h in enumerate(items)]
     for s in range(4):
         for t in range(s):
             both = masks[s] & masks[t]
             if both:
                 card = card_str(mask_cards(both)[0])
-                raise ValueError(f"card {card} is in the hands of seat {t} and seat {s}")
+                raise BadValue(f"card {card} is in the hands of seat {t} and seat {s}")
     counts = [bin(m).count("1") for m in masks]
     if len(set(counts)) != 1:
-        raise ValueError(f"the hands must be of equal length, got {counts} cards")
+        raise BadValue(f"the hands must be of equal length, got {counts} cards")
     if not 1 <= counts[0] <= 13:
-        raise ValueError(f"a hand must hold 1 to 13 cards, got {counts[0]}")
+        raise BadValue(f"a hand must hold 1 to 13 cards, got {counts[0]}")
     return masks
 
 
 def _check_seat(seat: int, what: str) -> int:
     if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
-        raise ValueError(f"{what} must be a seat 0-3, got {seat!r}")
+        raise BadValue(f"{what} must be a seat 0-3, got {seat!r}")
     return int(seat)
 
 
@@ -118,7 +119,7 @@ def trick_variant(contract: str | Variant, trump: str | None, rules: Ruleset) ->
     """The variant to solve; Domino is refused (a row-building race, not tricks)."""
     variant = contract if isinstance(contract, Variant) else make_variant(contract, trump, rules)
     if is_domino(variant, rules):
-        raise ValueError(
+        raise BadValue(
             "domino cannot be solved: it is a race to empty the hand, not a trick contract "
             "(see docs/SOLVER.md)"
         )
@@ -173,9 +174,9 @@ def solve(
     leader = _check_seat(leader, "the leader")
     seat = _check_seat(seat, "the seat")
     if not 10 <= int(table_bits) <= 28:
-        raise ValueError(f"table bits must be 10 to 28, got {table_bits!r}")
+        raise BadValue(f"table bits must be 10 to 28, got {table_bits!r}")
     if isinstance(max_nodes, bool) or not 1 <= int(max_nodes) < 2**62:
-        raise ValueError(f"the node budget must be a positive number, got {max_nodes!r}")
+        raise BadValue(f"the node budget must be a positive number, got {max_nodes!r}")
     row = rules.table[variant.id]
     h = np.array(masks, dtype=np.uint64)
     sc = _SCRATCH

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.models.features import FeatureCache
 from bonken_sim.rules.names import ACES_AND_TWOS, VARIANTS
 from bonken_sim.rules.rule_table import standard_deal_totals
@@ -39,7 +40,7 @@ def holds_ace_or_two(hands) -> np.ndarray:
     return (np.asarray(hands, dtype=np.uint64) & np.uint64(ACES_AND_TWOS)) != 0
 
 
-class ModelError(ValueError):
+class ModelError(UserFixableError, ValueError):
     """A models file that cannot be used."""
 
 
@@ -128,14 +129,14 @@ def choose(
     avail = list(NAMES if available is None else available)
     unknown = [v for v in avail if v not in NAMES]
     if unknown:
-        raise ValueError(f"unknown contract variant {unknown[0]!r}")
+        raise BadValue(f"unknown contract variant {unknown[0]!r}")
     negs = [v for v in avail if v in NEGATIVES]
     trumps = [] if trump_used else [v for v in avail if v in TROEVENS]
     if turns_left == 1 and trumps:
         negs = []  # the last turn of a player who has not had troeven: he must call it
     pool = negs + trumps
     if not pool:
-        raise ValueError("no contract is available to choose")
+        raise BadValue("no contract is available to choose")
     rel = relative_values(models, hands, seat, pool)
     if domino_ace_or_two and "domino" in pool and len(pool) > 1:
         fc = _features(hands)

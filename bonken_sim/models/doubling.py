@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bonken_sim.models.choice import NAMES, TOTALS, Models, holds_ace_or_two
+from bonken_sim.errors import BadValue
+from bonken_sim.models.choice import NAMES, TOTALS, ModelError, Models, holds_ace_or_two
 from bonken_sim.models.features import FeatureCache
 
 
@@ -78,10 +79,10 @@ def thresholds(models: Models, variant: str) -> tuple[float, float, float, float
     non-chooser) for ``variant``; ∞ where the fit found that such doubles never paid."""
     entry = models.doubling.get(variant)
     if not entry:
-        raise ValueError(f"the models have no doubling thresholds for {variant}")
+        raise ModelError(f"the models have no doubling thresholds for {variant}")
     missing = [k for k in THRESHOLD_KEYS if k not in entry]
     if missing:
-        raise ValueError(
+        raise ModelError(
             f"the models have no {', '.join(missing)} for {variant} (refit them: make fit)"
         )
 
@@ -145,7 +146,7 @@ def doubles(
     ``barred`` (n, 4) bool: seats that may not double (others may still double them);
     ``chooser_starts``: the house rule that lets the chooser start doubles."""
     if variant not in NAMES:
-        raise ValueError(f"unknown contract variant {variant!r}")
+        raise BadValue(f"unknown contract variant {variant!r}")
     est = edge_estimates(models, hands, variant, dealer)
     if barred is not None:
         est[np.asarray(barred, dtype=bool)] = -np.inf

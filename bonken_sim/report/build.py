@@ -29,6 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from bonken_sim.engine.provenance import versions
+from bonken_sim.errors import UserFixableError
 from bonken_sim.files import nearest_existing
 from bonken_sim.processes import let_a_stop_signal_land, stop_workers, workers_watched
 from bonken_sim.report import games as G
@@ -65,7 +66,7 @@ FORMATS = ("html", "md")
 DEFAULT_DIR = "_report"  # '_' keeps it out of the run's Parquet datasets (readers skip it)
 
 
-class ReportError(ValueError):
+class ReportError(UserFixableError, ValueError):
     """A report that cannot be written where asked (bad --out, bad --format)."""
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.report.run_reader import ruleset_name
 from bonken_sim.rules.rulesets import RulesError
 from bonken_sim.runs.storage import VARIANT_NAMES
@@ -32,7 +33,7 @@ RUNGS = (("basic", "advanced"), ("advanced", "expert"), ("basic", "expert"))
 TIERS = ("basic", "advanced")  # the heuristic tiers whose distance from expert is shown
 
 
-class LadderError(ValueError):
+class LadderError(UserFixableError, ValueError):
     """A --ladder file that cannot be used for this run."""
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from bonken_sim._core import ids
+from bonken_sim.errors import BadValue, UserFixableError
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
@@ -135,7 +136,7 @@ def contract_name(variant: Variant, ruleset: object = None) -> str:
     return contract_names(ruleset)[int(variant.contract)]
 
 
-class UnknownContract(ValueError):
+class UnknownContract(UserFixableError, ValueError):
     """A name that is no contract; the message lists the names that are."""
 
     def __init__(self, name: str, choices: tuple[str, ...]) -> None:
@@ -155,7 +156,7 @@ def trump_from_name(name: str) -> str:
     if key in ("N", "NOTRUMP", "SA", "SANS"):
         key = "NT"
     if key not in TRUMPS:
-        raise ValueError(f"unknown trump {name!r} (expected one of: {', '.join(TRUMPS)})")
+        raise BadValue(f"unknown trump {name!r} (expected one of: {', '.join(TRUMPS)})")
     return key
 
 
@@ -165,22 +166,22 @@ def make_variant(contract: str, trump: str | None = None, ruleset: object = None
     key = contract.strip().lower().replace("-", "_").replace(" ", "_")
     if key == BEER_CARD_NAME:
         if not plays_beer_card(ruleset):
-            raise ValueError(
+            raise BadValue(
                 "bierkaart is not played under this ruleset (it takes domino's place under "
                 "--ruleset bierkaart, or a rules file that lists it in negatives)"
             )
         if trump is not None:
-            raise ValueError("bierkaart is not a trump contract; leave out --trump")
+            raise BadValue("bierkaart is not a trump contract; leave out --trump")
         return Variant(Contract.DOMINO)
     c = contract_from_name(contract)
     if c is Contract.DOMINO and plays_beer_card(ruleset):
-        raise ValueError("domino is not played under this ruleset: bierkaart takes its place")
+        raise BadValue("domino is not played under this ruleset: bierkaart takes its place")
     if c is Contract.TROEVEN:
         if trump is None:
-            raise ValueError("troeven needs a trump: --trump C, D, H, S or NT")
+            raise BadValue("troeven needs a trump: --trump C, D, H, S or NT")
         return Variant(c, trump_from_name(trump))
     if trump is not None:
-        raise ValueError(f"{c.label} is not a trump contract; leave out --trump")
+        raise BadValue(f"{c.label} is not a trump contract; leave out --trump")
     return Variant(c)
 
 
@@ -210,7 +211,7 @@ def contract_variant(contract: str, trump: str | None = None, ruleset: object = 
             raise UnknownContract(contract, (*contract_names(ruleset), *TROEVEN_NAMES)) from None
     named = trump_from_name(m.group(1))
     if trump is not None and trump_from_name(trump) != named:
-        raise ValueError(
+        raise BadValue(
             f"--contract {contract.strip()} has trump {named}, but --trump is {trump.strip()}; "
             "give the trump once"
         )
@@ -231,9 +232,9 @@ def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
     """A comma list of variants; ``all`` means all twelve and ``troeven`` all five trumps."""
     items = [s.strip() for s in text.split(",")]
     if items == [""]:
-        raise ValueError("no contract given")
+        raise BadValue("no contract given")
     if "" in items:
-        raise ValueError(f"an empty name in the list {text!r} (a comma too many?)")
+        raise BadValue(f"an empty name in the list {text!r} (a comma too many?)")
     out: list[Variant] = []
     named: set[Variant] = set()  # named one by one: a repeat is a slip, not a set union
     for item in items:
@@ -244,7 +245,7 @@ def parse_variants(text: str, ruleset: object = None) -> list[Variant]:
         else:
             v = _listed_variant(item, ruleset)
             if v in named:
-                raise ValueError(f"{item!r} is listed twice in {text!r}")
+                raise BadValue(f"{item!r} is listed twice in {text!r}")
             named.add(v)
             new = [v]
         out.extend(v for v in new if v not in out)
@@ -258,7 +259,7 @@ def card_index(suit: int, rank: int) -> int:
 def card_str(c: int) -> str:
     """``QS``, ``TH``, ``2C``."""
     if not 0 <= c < 52:
-        raise ValueError(f"card index out of range: {c}")
+        raise BadValue(f"card index out of range: {c}")
     return RANKS[c % 13] + SUITS[c // 13]
 
 
@@ -272,7 +273,7 @@ def parse_card(text: str) -> int:
     folded = "".join(ch.upper() if ch.isascii() else ch for ch in text.strip())
     m = _CARD_RE.match(folded)
     if not m:
-        raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. QS, TH, 10H, 2C)")
+        raise BadValue(f"not a card: {text!r} (write rank then suit, e.g. QS, TH, 10H, 2C)")
     rank_txt, suit_txt = m.groups()
     rank = 8 if rank_txt == "10" else RANKS.index(rank_txt)
     suit = SUIT_SYMBOLS.index(suit_txt) if suit_txt in SUIT_SYMBOLS else SUITS.index(suit_txt)
@@ -289,7 +290,7 @@ def parse_hand(text: str) -> int:
             continue
         c = parse_card(tok)
         if mask >> c & 1:
-            raise ValueError(f"card {card_str(c)} given twice")
+            raise BadValue(f"card {card_str(c)} given twice")
         mask |= 1 << c
     return mask
 

@@ -22,6 +22,7 @@ from bonken_sim._core.ruleset import (
     TRUMP_OPTIONAL,
     TRUMP_OVER,
 )
+from bonken_sim.errors import UserFixableError
 
 HEART_LEADS = {"banned": HEART_LEAD_BANNED, "broken": HEART_LEAD_BROKEN, "free": HEART_LEAD_FREE}
 TRUMP_PLAYS = {"optional": TRUMP_OPTIONAL, "must-trump": TRUMP_MUST, "must-overtrump": TRUMP_OVER}
@@ -84,7 +85,7 @@ OPTION_KEYS = (
 LATER_KEYS = ("domino_aces", "domino_ace_or_two", "negatives", "chooser_doubles")
 
 
-class RulesError(ValueError):
+class RulesError(UserFixableError, ValueError):
     """A bad ruleset name, rules file or ruleset record; the message names the key."""
 
 

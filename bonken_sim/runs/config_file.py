@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.files import NotToml, read_small_file, toml_document
 
 #: Every option a run config file may set, in the order ``unknown option`` lists them.
@@ -42,7 +43,7 @@ _LISTS = ("strategies", "contracts")
 # every other key is text (out, executor, scheduler, write_parts, ruleset, rules)
 
 
-class RunConfigFileError(ValueError):
+class RunConfigFileError(UserFixableError, ValueError):
     """A config file that is not valid TOML, sets an unknown option or gives an option a
     value of the wrong type."""
 

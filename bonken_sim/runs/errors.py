@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bonken_sim.errors import UserFixableError
 
-class RunError(ValueError):
+
+class RunError(UserFixableError, ValueError):
     """A run that cannot start or go on (bad options, unwritable directory, full disk)."""
 
 
@@ -19,7 +21,7 @@ class RunInterrupted(KeyboardInterrupt):
         self.deals_done = deals_done
 
 
-class GameRunError(ValueError):
+class GameRunError(UserFixableError, ValueError):
     """A bad option or an unusable output directory (printed as one line)."""
 
 

@@ -25,11 +25,20 @@ import socket
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.processes import stop_workers, usable_cores
 
 EXECUTORS = ("local", "process", "dask")
@@ -40,19 +49,19 @@ MAX_RESTARTS = 3
 DASK_EXTRA = "--executor dask needs the dask extra: pip install 'bonken-sim[dask]'"
 
 
-class ExecutorError(ValueError):
+class ExecutorError(UserFixableError, ValueError):
     """A bad executor option, a missing extra, an unreachable scheduler (one line)."""
 
 
-class WorkersLost(RuntimeError):
+class WorkersLost(UserFixableError, RuntimeError):
     """Worker processes died more often than ``MAX_RESTARTS`` allows."""
 
 
-class WorkerMismatch(RuntimeError):
+class WorkerMismatch(UserFixableError, RuntimeError):
     """A worker runs another bonken-sim, engine or pyarrow than the driver."""
 
 
-class PartWriteError(RuntimeError):
+class PartWriteError(UserFixableError, RuntimeError):
     """A task could not write its part into the run directory (``reason``: the OS error)."""
 
     def __init__(self, root: str, exc: OSError | str):
@@ -78,6 +87,17 @@ SHARED_HINT = (
     "the run directory must be a path every worker sees (a shared filesystem), "
     "or use --write-parts driver"
 )
+
+
+def executor_failed(exc: BaseException) -> bool:
+    """Whether ``exc``, raised where a task's result was awaited, says that the executor or
+    its workers failed (a worker process that died, a pool that broke, a Dask cluster that
+    went away or cannot be reached, a worker that cannot write its part or runs another
+    version), something the user sees to: not an error in the task's own code, which is a
+    bug and is left to end the command as one."""
+    if isinstance(exc, UserFixableError | BrokenExecutor | CancelledError | TimeoutError):
+        return True
+    return type(exc).__module__.split(".")[0] in ("distributed", "dask")
 
 
 def task_failure(exc: BaseException, kind: str) -> str:

@@ -16,6 +16,7 @@ import json
 import os
 from pathlib import Path
 
+from bonken_sim.errors import BadValue
 from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest
 
 FORMAT = "bonken-sim-games"
@@ -69,7 +70,7 @@ def game_part_files(path: str | os.PathLike, table: str = "games") -> list[str]:
     """The files of one table (``games`` or ``deals``) of the game run in ``path``: its
     finished parts in order, whatever the run's layout."""
     if table not in FILE_KEYS:
-        raise ValueError(f"table must be 'games' or 'deals', got {table!r}")
+        raise BadValue(f"table must be 'games' or 'deals', got {table!r}")
     root = Path(path)
     parts = sorted(game_manifest(root)["parts"], key=lambda p: p["index"])
     return [str(root / p[FILE_KEYS[table]]) for p in parts]

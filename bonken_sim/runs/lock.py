@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bonken_sim.errors import UserFixableError
+
 LOCK_FILE = ".bonken-sim.lock"
 #: how long a writer keeps trying a busy lock before it refuses (a reader's shared lock
 #: lasts microseconds; another writer's lasts as long as its run)
@@ -42,7 +44,7 @@ _RETRY_STEP = 0.02
 _NO_FLOCK = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EINVAL}
 
 
-class DirectoryBusy(ValueError):
+class DirectoryBusy(UserFixableError, ValueError):
     """Another process writes the directory; the message names it and the holder."""
 
     def __init__(self, root: Path, holder: Holder | None) -> None:

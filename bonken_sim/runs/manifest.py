@@ -10,13 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bonken_sim.errors import UserFixableError
 from bonken_sim.runs.files import sha256_file
 from bonken_sim.runs.schema import FORMAT, SCHEMA_VERSION
 
 MANIFEST = "_manifest.json"
 
 
-class NotARun(ValueError):
+class NotARun(UserFixableError, ValueError):
     """A path that is not a bonken-sim run directory (or a damaged one)."""
 
 

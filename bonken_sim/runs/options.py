@@ -8,6 +8,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from bonken_sim import processes
+from bonken_sim.errors import BadValue
 
 if TYPE_CHECKING:
     from bonken_sim.rules.rulesets import Ruleset
@@ -25,31 +26,31 @@ _STRAY_UNDERSCORE = re.compile(r"(?<![0-9])_|_(?![0-9])")
 def parse_count(text: str | int, what: str = "count", maximum: int = MAX_COUNT) -> int:
     """``1e6``, ``2.5M``, ``10k``, ``1_000_000`` → a positive integer; anything else is an error."""
     if isinstance(text, bool):
-        raise ValueError(f"{what} must be a positive whole number, got {text!r}")
+        raise BadValue(f"{what} must be a positive whole number, got {text!r}")
     if isinstance(text, int):
         value = text
     else:
         s = str(text).strip()
         m = None if _STRAY_UNDERSCORE.search(s) else _COUNT.fullmatch(s.replace("_", ""))
         if not m:
-            raise ValueError(
+            raise BadValue(
                 f"{what} must be a positive whole number like 1e6, 2.5M, 10k or 1_000_000, "
                 f"got {text!r}"
             )
         mantissa, exp, suffix = m.groups()
         if exp is not None and int(exp) > 15:
-            raise ValueError(f"{what} {text!r} is more than the supported maximum {maximum:,}")
+            raise BadValue(f"{what} {text!r} is more than the supported maximum {maximum:,}")
         digits = mantissa.replace(".", "")
         decimals = len(mantissa) - mantissa.index(".") - 1 if "." in mantissa else 0
         scale = 10 ** int(exp or 0) * _SUFFIX.get(suffix.lower(), 1)
         numerator = int(digits) * scale
         if numerator % 10**decimals:
-            raise ValueError(f"{what} must be a whole number, got {text!r}")
+            raise BadValue(f"{what} must be a whole number, got {text!r}")
         value = numerator // 10**decimals
     if value <= 0:
-        raise ValueError(f"{what} must be positive, got {text!r}")
+        raise BadValue(f"{what} must be positive, got {text!r}")
     if value > maximum:
-        raise ValueError(f"{what} {value:,} is more than the supported maximum {maximum:,}")
+        raise BadValue(f"{what} {value:,} is more than the supported maximum {maximum:,}")
     return value
 
 
@@ -59,9 +60,9 @@ def parse_seed(text: str | int) -> int:
     try:
         value = int(str(text).strip(), 0)
     except ValueError:
-        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {text!r}") from None
+        raise BadValue(f"seed must be an integer from 0 to 2**64-1, got {text!r}") from None
     if not 0 <= value < 2**64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {text!r}")
+        raise BadValue(f"seed must be an integer from 0 to 2**64-1, got {text!r}")
     return value
 
 
@@ -99,7 +100,7 @@ def parse_option_seed(value: Any) -> int:
     try:
         return parse_seed(value)
     except ValueError as exc:
-        raise ValueError(f"--{exc}") from None
+        raise BadValue(f"--{exc}") from None
 
 
 def parse_threads(value: Any) -> int:
@@ -109,7 +110,7 @@ def parse_threads(value: Any) -> int:
     except ValueError:
         n = -1
     if isinstance(value, bool) or not 1 <= n <= MAX_THREADS:
-        raise ValueError(f"--threads must be a whole number from 1 to {MAX_THREADS}, got {value!r}")
+        raise BadValue(f"--threads must be a whole number from 1 to {MAX_THREADS}, got {value!r}")
     return n
 
 
@@ -121,7 +122,7 @@ def parse_strategies(value: Any) -> tuple[str, ...]:
     try:
         return tuple(strategy_names(parse(value)).split(","))
     except ValueError as exc:
-        raise ValueError(f"--strategies: {exc}") from None
+        raise BadValue(f"--strategies: {exc}") from None
 
 
 def parse_contracts(value: Any, ruleset: Ruleset | None = None) -> tuple[str, ...]:
@@ -136,13 +137,13 @@ def parse_contracts(value: Any, ruleset: Ruleset | None = None) -> tuple[str, ..
     try:
         return tuple(names[v.id] for v in parse_variants(text, ruleset))
     except ValueError as exc:
-        raise ValueError(f"--contracts: {exc}") from None
+        raise BadValue(f"--contracts: {exc}") from None
 
 
 def parse_dealer(value: Any) -> int:
     """``--dealer``: a seat 0-3."""
     if str(value).strip() not in ("0", "1", "2", "3"):
-        raise ValueError(f"--dealer must be a seat 0-3, got {value!r}")
+        raise BadValue(f"--dealer must be a seat 0-3, got {value!r}")
     return int(str(value).strip())
 
 
@@ -155,14 +156,14 @@ def parse_ruleset(ruleset: Any, rules_file: Any) -> Ruleset:
             return resolve(ruleset, rules_file)
         return as_ruleset(ruleset)
     except RulesError as exc:
-        raise ValueError(str(exc)) from None
+        raise BadValue(str(exc)) from None
 
 
 def parse_order(value: str | None) -> str:
     """``--order`` of a game run: free or fixed (None: free)."""
     order = "free" if value is None else value
     if order not in ("free", "fixed"):
-        raise ValueError(f"--order must be free or fixed, got {order!r}")
+        raise BadValue(f"--order must be free or fixed, got {order!r}")
     return order
 
 
@@ -172,6 +173,6 @@ def parse_doubling(value: Any) -> bool:
         return True
     if isinstance(value, str):
         if value not in ("on", "off"):
-            raise ValueError(f"--doubling must be on or off, got {value!r}")
+            raise BadValue(f"--doubling must be on or off, got {value!r}")
         return value == "on"
     return bool(value)

@@ -31,6 +31,7 @@ from bonken_sim.runs.executors import (
     ExecutorError,
     ExecutorSpec,
     PartWriteError,
+    executor_failed,
     open_backend,
     run_tasks,
     task_failure,
@@ -233,15 +234,19 @@ def play_on_backend(
 ) -> str | None:
     """Run the tasks on the backend and ``record`` each result as it finishes (in any order).
     Returns None when all are done, or the one-line reason the run cannot go on (a task
-    failed on its worker, the executor gave up, or ``record`` raised ``error``). OSError
-    and interrupts propagate."""
+    failed on its worker, the executor gave up, or ``record`` raised ``error``). OSError,
+    interrupts and an error in the task's own code (a bug: ``executor_failed``) propagate."""
     try:
         for _, res in run_tasks(backend, fn, tasks, tick=tick):
             record(res)
     except OSError:
         raise
     except Exception as exc:
-        return str(exc) if isinstance(exc, error) else task_failure(exc, backend.kind)
+        if isinstance(exc, error):
+            return str(exc)
+        if not executor_failed(exc):
+            raise
+        return task_failure(exc, backend.kind)
     return None
 
 

@@ -3,6 +3,7 @@ and the streamed per-variant score summary."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -12,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import (
     BEER_CARD_NAME,
     VARIANT_NAMES,
@@ -44,7 +46,7 @@ def dataset(path: str | os.PathLike, table: str = "results"):
     root = Path(path)
     manifest = read_manifest(root)
     if table not in ("results", "deals"):
-        raise ValueError(f"table must be 'results' or 'deals', got {table!r}")
+        raise BadValue(f"table must be 'results' or 'deals', got {table!r}")
     files = _part_paths(root, manifest, "file" if table == "results" else "deals_file")
     schema = None
     if not files:
@@ -53,6 +55,19 @@ def dataset(path: str | os.PathLike, table: str = "results"):
         return ds.dataset(files, format="parquet", schema=schema)
     except (OSError, ValueError) as exc:
         raise NotARun(f"{root}: cannot read the run's parts: {exc}") from None
+
+
+@contextlib.contextmanager
+def parts_read(path: str | os.PathLike) -> Iterator[None]:
+    """Around reading a run's parts: a part that is missing, truncated or not Parquet (which
+    pyarrow finds only when it reads it, not when the dataset is made) is NotARun naming the
+    run, a mistake the user can fix (finish or replay the run), not a bug."""
+    import pyarrow as pa
+
+    try:
+        yield
+    except (OSError, pa.ArrowException) as exc:
+        raise NotARun(f"{Path(path)}: cannot read the run's parts: {exc}") from None
 
 
 def run_names_rules(manifest: Mapping[str, Any]) -> bool:
@@ -88,10 +103,12 @@ def read_run(
     cols = list(columns) if columns is not None else None
     if cols is not None and deals and "deal" not in cols:
         cols = ["deal", *cols]
-    table = dataset(path, "results").to_table(columns=cols, filter=filt)
+    with parts_read(path):
+        table = dataset(path, "results").to_table(columns=cols, filter=filt)
     frame = table.to_pandas()
     if deals:
-        extra = dataset(path, "deals").to_table().to_pandas()
+        with parts_read(path):
+            extra = dataset(path, "deals").to_table().to_pandas()
         frame = frame.merge(extra, on="deal", how="left", sort=False)
     return frame
 
@@ -161,7 +178,8 @@ def iter_batches(
     path: str | os.PathLike, columns: Sequence[str], batch_size: int = 1 << 20
 ) -> Iterator:
     """Record batches of the run's results (only ``columns``), streamed part by part."""
-    yield from dataset(path, "results").to_batches(columns=list(columns), batch_size=batch_size)
+    with parts_read(path):
+        yield from dataset(path, "results").to_batches(columns=list(columns), batch_size=batch_size)
 
 
 def variant_scores(

@@ -17,6 +17,8 @@ from bonken_sim.cli.common import (
     run_with_progress,
     write_out,
 )
+from bonken_sim.files import read_small_file
+from bonken_sim.runs.options import parse_count
 
 
 class _Terminal(io.StringIO):
@@ -81,11 +83,20 @@ def test_other_exceptions_pass_through(monkeypatch):
         run_with_progress(start, errors=ValueError)
 
 
-def test_call_or_fail_turns_bad_values_and_files_into_user_errors():
-    assert call_or_fail(int, "12") == 12
-    with pytest.raises(UserError, match="invalid literal"):
+def test_call_or_fail_turns_bad_values_and_files_into_user_errors(tmp_path):
+    assert call_or_fail(parse_count, "12") == 12
+    with pytest.raises(UserError, match="must be a positive whole number"):
+        call_or_fail(parse_count, "x")
+    with pytest.raises(UserError, match="is a directory"):
+        call_or_fail(read_small_file, tmp_path)
+
+
+def test_call_or_fail_lets_other_errors_through():
+    """A ValueError or OSError of the computation itself is a bug, not the user's mistake:
+    it is not made a one-line error."""
+    with pytest.raises(ValueError, match="invalid literal"):
         call_or_fail(int, "x")
-    with pytest.raises(UserError, match="No such file"):
+    with pytest.raises(FileNotFoundError):
         call_or_fail(open, "/nonexistent-dir/x")
 
 
