@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 import bonken_sim
-from bonken_sim.report import tables as T
-from bonken_sim.report.aggregate import aggregate
-from bonken_sim.report.histograms import GAME_DEALS, GAME_TROEVEN_DEALS, OWN_TROEVEN
-from bonken_sim.report.sections_deals import deal_sections
+from bonken_sim.report.deals import tables as T
+from bonken_sim.report.deals.sections.deal_page import deal_sections
+from bonken_sim.report.deals.stats.aggregate import aggregate
+from bonken_sim.report.deals.stats.histograms import GAME_DEALS, GAME_TROEVEN_DEALS, OWN_TROEVEN
 from bonken_sim.runs.storage import read_run
 
 DEALS = 3000
@@ -306,7 +306,7 @@ def test_hand_panels_show_each_contracts_strongest_feature(stats_a):
 def test_fitted_policy_on_a_run_of_some_contracts(tmp_path, contracts):
     """The fitted policy chooses among the run's contracts only; without a negative there
     is no quota, without all five troeven options no own call."""
-    from bonken_sim.report.policies import fitted_rules
+    from bonken_sim.report.deals.stats.policies import fitted_rules
 
     out = tmp_path / "run"
     bonken_sim.run(deals=600, seed=2, dealer=DEALER, out=out, threads=1, contracts=contracts)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bonken_sim.report import doubling_findings as DF
-from bonken_sim.report.histograms import DIFF_VALUES, Hists, RunStats
+from bonken_sim.report.deals.sections import doubling_findings as DF
+from bonken_sim.report.deals.stats.histograms import DIFF_VALUES, Hists, RunStats
 
 VARIANTS = ("bukken", "troeven_H")
 

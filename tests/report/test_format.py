@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from bonken_sim.report.format import (
+from bonken_sim.report.page.format import (
     MIN_N,
     ci_texts,
     fmt_ci,

@@ -3,7 +3,7 @@
 
 import re
 
-from bonken_sim.report.render import (
+from bonken_sim.report.page.render import (
     FigureItem,
     Section,
     html_page,

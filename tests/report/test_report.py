@@ -19,9 +19,9 @@ import pytest
 
 import bonken_sim
 from bonken_sim.report import write_report
-from bonken_sim.report.aggregate import aggregate
-from bonken_sim.report.format import MIN_N
-from bonken_sim.report.histograms import REL_NAMES, REL_OFFSET
+from bonken_sim.report.deals.stats.aggregate import aggregate
+from bonken_sim.report.deals.stats.histograms import REL_NAMES, REL_OFFSET
+from bonken_sim.report.page.format import MIN_N
 from bonken_sim.runs.storage import read_run
 from tests.report.browser import figures_shown
 
@@ -530,7 +530,7 @@ def test_the_page_works_copied_alone(report, tmp_path):
 def test_doubling_the_chooser_points_to_where_he_chose(run_dir):
     """A deal run's chooser did not choose: the page says so, and points to the games
     section only when the page has one."""
-    from bonken_sim.report.sections_deals import deal_sections
+    from bonken_sim.report.deals.sections.deal_page import deal_sections
 
     stats = aggregate(run_dir)
     for has_games, text in ((False, "Only a game run"), (True, "The games section")):
@@ -555,7 +555,7 @@ def _hist_arrays(stats) -> dict[str, np.ndarray]:
 
 def test_streamed_equals_one_part(run_dir, tmp_path, monkeypatch):
     """Three parts, and slices of 256 deals inside each, give the histograms of one part."""
-    import bonken_sim.report.pass_one as pass_one
+    import bonken_sim.report.deals.stats.part_histograms as pass_one
 
     one = tmp_path / "one"
     bonken_sim.run(deals=DEALS, seed=31, chunk_size=DEALS, dealer=DEALER, out=one, threads=1)
@@ -656,8 +656,8 @@ def test_fitted_policies(run_dir, frame):
     doubling.doubles on the contract it chooses: the tables against calling them directly."""
     from bonken_sim.models.choice import TROEVENS, choose, load_models
     from bonken_sim.models.doubling import doubles
-    from bonken_sim.report import tables as T
-    from bonken_sim.report.policies import fitted_rules
+    from bonken_sim.report.deals import tables as T
+    from bonken_sim.report.deals.stats.policies import fitted_rules
 
     choice_rules, double_rules = fitted_rules(DEALER)
     stats = aggregate(run_dir, choice_rules, double_rules)

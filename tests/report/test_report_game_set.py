@@ -17,11 +17,11 @@ import pytest
 
 import bonken_sim
 from bonken_sim.cli import main
-from bonken_sim.report import game_set as S
-from bonken_sim.report import game_set_tables as T
-from bonken_sim.report import games as G
-from bonken_sim.report import sections_game_set as SG
 from bonken_sim.report import write_report
+from bonken_sim.report.games import stats as G
+from bonken_sim.report.games.game_set import section as SG
+from bonken_sim.report.games.game_set import stats as S
+from bonken_sim.report.games.game_set import tables as T
 from bonken_sim.runs.games import make_game_config, run_games
 
 Z = 1.959963984540054

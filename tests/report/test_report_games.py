@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from bonken_sim.cli import main
-from bonken_sim.report import games as G
 from bonken_sim.report import write_report
+from bonken_sim.report.games import stats as G
 from bonken_sim.runs.games import make_game_config, run_games
 from tests.report.browser import figures_shown
 
@@ -332,7 +332,7 @@ def test_findings_and_meanings_come_from_the_tables(report, runs):
     assert md.count("**What this means:**") == 4  # one under each figure
     # other games, other findings
     other = G.aggregate_games(runs[1])
-    from bonken_sim.report.sections_games import game_sections
+    from bonken_sim.report.games.sections import game_sections
 
     assert game_sections(other)[0][0].findings[0] not in findings
 
@@ -342,7 +342,7 @@ def test_a_profile_at_every_seat_shows_no_zero_interval(tmp_path):
         40, seed=3, players="basic", threads=1, chunk_size=40, out=tmp_path / "g"
     )
     run_games(cfg)
-    from bonken_sim.report.sections_games import game_sections
+    from bonken_sim.report.games.sections import game_sections
 
     sections, _, _ = game_sections(G.aggregate_games(tmp_path / "g"))
     cells = [str(v) for s in sections for _, t in s.tables for v in t.to_numpy().ravel()]

@@ -13,9 +13,9 @@ import pytest
 
 import bonken_sim
 from bonken_sim.cli import main
-from bonken_sim.report import ladder_input as L
-from bonken_sim.report import ladder_section as LS
 from bonken_sim.report import write_report
+from bonken_sim.report.ladder import read as L
+from bonken_sim.report.ladder import section as LS
 from bonken_sim.rules.names import VARIANT_NAMES
 
 

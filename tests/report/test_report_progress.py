@@ -96,7 +96,7 @@ def test_quiet_report_prints_nothing_with_workers(small_run, tmp_path):
 
 
 def test_workers_take_the_warning_filters_they_are_given():
-    from bonken_sim.report.pool import init_worker
+    from bonken_sim.report.page.pool import init_worker
 
     sigint = signal.getsignal(signal.SIGINT)
     try:
