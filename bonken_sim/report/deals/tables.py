@@ -426,10 +426,6 @@ def nt_vs_suit(stats: RunStats) -> pd.DataFrame:
 # Section 3: doubling
 
 
-def pair_label(d: int, t: int) -> str:
-    return f"{REL_NAMES[d]} → {REL_NAMES[t]}"
-
-
 def contract_deals(stats: RunStats, rule: str = "all") -> np.ndarray:
     """(V,) the deals on which each contract is played under a doubling rule: a rule named
     like a choice rule (the fitted ``policy``) plays the contract that rule picks, so only

@@ -249,10 +249,6 @@ def deal_blocks(
         raise NotARun(f"{root}: the deals dataset holds {expected:,} games, not {cfg_games:,}")
 
 
-def _win_share(ranks: np.ndarray) -> np.ndarray:
-    return (ranks == 1).astype(np.float64)
-
-
 def aggregate_games(path: str | os.PathLike, manifest: dict | None = None) -> GameStats:
     """Stream a complete game run into a GameStats."""
     root = Path(path)
