@@ -14,10 +14,12 @@ import pandas as pd
 import pytest
 
 import bonken_sim
-from bonken_sim.report.deals import tables as T
 from bonken_sim.report.deals.sections.deal_page import deal_sections
 from bonken_sim.report.deals.stats.aggregate import aggregate
 from bonken_sim.report.deals.stats.histograms import GAME_DEALS, GAME_TROEVEN_DEALS, OWN_TROEVEN
+from bonken_sim.report.deals.tables import choice as T
+from bonken_sim.report.deals.tables.costs import expected_score, feature_importance
+from bonken_sim.report.deals.tables.kit import HCP_BUCKETS, HCP_EDGES
 from bonken_sim.runs.storage import read_run
 
 DEALS = 3000
@@ -119,7 +121,7 @@ def _own_scores(frame: pd.DataFrame, seat: int) -> pd.Series:
 
 def test_own_troeven_is_a_contract_of_every_seat(stats_a, frame_a):
     assert stats_a.contracts[-1] == OWN_TROEVEN and stats_a.call_rule == "the test rule's call"
-    t = T.expected_score(stats_a)
+    t = expected_score(stats_a)
     for seat_rel in ("leader", "chooser", "first_doubler", "dealer"):
         row = t[(t["variant"] == OWN_TROEVEN) & (t["relation"] == seat_rel)].iloc[0]
         want = _own_scores(frame_a, int(row["seat"])).mean()
@@ -147,7 +149,7 @@ def test_hand_grid_against_pandas(stats_a, frame_a):
     own = _own_scores(frame_a, CHOOSER)
     scores = scores.assign(**{OWN_TROEVEN: own})
     rel = scores - scores.mean()
-    hcp = pd.cut(deals[f"hcp_{CHOOSER}"], T.HCP_EDGES, right=False, labels=T.HCP_BUCKETS)
+    hcp = pd.cut(deals[f"hcp_{CHOOSER}"], HCP_EDGES, right=False, labels=HCP_BUCKETS)
     longest = deals[[f"{s}_{CHOOSER}" for s in SUITS]].max(axis=1)
     lb = longest.map(lambda x: "7+" if x >= 7 else str(x))
     grid = T.hand_grid(stats_a).set_index(["hcp_bucket", "longest_bucket", "contract"])
@@ -215,7 +217,7 @@ def test_choice_picks_add_up(stats_a):
 
 
 def test_feature_importance_against_pandas(stats_a, frame_a):
-    imp = T.feature_importance(stats_a).set_index(["variant", "feature"])
+    imp = feature_importance(stats_a).set_index(["variant", "feature"])
     for variant, feature in (("laatste_slag", "twos"), ("vrouwen", "queens"), ("bukken", "hcp")):
         f = frame_a[frame_a["variant"] == variant]
         x = pd.concat([f[f"{feature}_{s}"] for s in range(4)], ignore_index=True)
@@ -224,7 +226,7 @@ def test_feature_importance_against_pandas(stats_a, frame_a):
         ss_b = (between["count"] * (between["mean"] - y.mean()) ** 2).sum()
         ss_t = ((y - y.mean()) ** 2).sum()
         assert imp.loc[(variant, feature), "eta2"] == pytest.approx(ss_b / ss_t)
-    ranks = T.feature_importance(stats_a)
+    ranks = feature_importance(stats_a)
     for _, g in ranks[ranks["feature"] != "seat"].groupby("variant"):
         assert list(g.sort_values("rank")["eta2"]) == sorted(g["eta2"], reverse=True)
 

@@ -656,8 +656,9 @@ def test_fitted_policies(run_dir, frame):
     doubling.doubles on the contract it chooses: the tables against calling them directly."""
     from bonken_sim.models.choice import TROEVENS, choose, load_models
     from bonken_sim.models.doubling import doubles
-    from bonken_sim.report.deals import tables as T
     from bonken_sim.report.deals.stats.policies import fitted_rules
+    from bonken_sim.report.deals.tables import choice as T
+    from bonken_sim.report.deals.tables.doubling import doubling, doubling_summary
 
     choice_rules, double_rules = fitted_rules(DEALER)
     stats = aggregate(run_dir, choice_rules, double_rules)
@@ -690,13 +691,13 @@ def test_fitted_policies(run_dir, frame):
                     on = dbl[:, d, tg]
                     x = (s[f"score_{d}"] - s[f"score_{tg}"])[on]
                     gains[variant, dr, tr] = list(x)
-    table = T.doubling(stats, "policy")
+    table = doubling(stats, "policy")
     for r in table.itertuples():
         x = pd.Series(gains.get((r.variant, r.doubler, r.target), []), dtype=float)
         assert r.n == len(x)
         if len(x) > 1:
             check_row(r._asdict(), moments(x))
     assert table["n"].sum() > 0
-    summary = T.doubling_summary(stats, "policy").set_index("variant")
+    summary = doubling_summary(stats, "policy").set_index("variant")
     assert summary.loc["all", "n"] == table["n"].sum()
     assert close(summary.loc["all", "per_deal"], table["n"].sum() / DEALS)

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bonken_sim.report.deals.stats.histograms import REL_NAMES
-from bonken_sim.report.deals.tables import HCP_BUCKETS, LONGEST_BUCKETS
+from bonken_sim.report.deals.tables.kit import HCP_BUCKETS, LONGEST_BUCKETS
 from bonken_sim.report.page.figure_kit import (
     MIN_N,
     REL_COLORS,

@@ -13,7 +13,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bonken_sim.report.deals.stats.histograms import CHOOSER, PAIRS, REL_NAMES
-from bonken_sim.report.deals.tables import DOUBLE_GROUPS, HCP_BUCKETS
+from bonken_sim.report.deals.tables.doubling import DOUBLE_GROUPS
+from bonken_sim.report.deals.tables.kit import HCP_BUCKETS
 from bonken_sim.report.page.figure_kit import (
     MIN_N,
     bottom_legend,

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bonken_sim.report.deals import tables as T
-from bonken_sim.report.deals.stats.histograms import RunStats
+from bonken_sim.report.deals.stats.histograms import OWN_TROEVEN, RunStats
+from bonken_sim.report.deals.tables import choice as T
+from bonken_sim.report.deals.tables.kit import HCP_BUCKETS, LONGEST_BUCKETS
 from bonken_sim.report.page.format import ci_column, ci_words
 from bonken_sim.report.page.render import FigureItem, Section
 from bonken_sim.report.page.section_types import Drawings, Tables
@@ -255,7 +256,7 @@ def _choice_findings(
     cv = tabs["chooser_value"].set_index("variant")
     fixed = [f"troeven_{s}" for s in "CDHS"]
     if stats.call_rule and all(f in cv.index for f in fixed):
-        own, suit = cv.loc[T.OWN_TROEVEN, "mean"], cv.loc[fixed, "mean"].mean()
+        own, suit = cv.loc[OWN_TROEVEN, "mean"], cv.loc[fixed, "mean"].mean()
         out.append(
             f"Naming his own trump pays the chooser {own:+.1f} points per troeven deal, "
             f"{own - suit:+.1f} more than a trump suit named for him "
@@ -290,9 +291,9 @@ def _grid_table(grid: pd.DataFrame) -> pd.DataFrame:
         ["hcp_bucket", "longest_bucket"]
     )["n"]
     rows = []
-    for h in T.HCP_BUCKETS:
+    for h in HCP_BUCKETS:
         row = {"high-card points": h}
-        for ln in T.LONGEST_BUCKETS:
+        for ln in LONGEST_BUCKETS:
             cnt = int(n.get((h, ln), 0))
             if cnt < MIN_N or (h, ln) not in best.index:
                 row[f"longest {ln}"] = f"n = {cnt} (too few)"

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bonken_sim.report.deals import tables as T
 from bonken_sim.report.deals.stats.histograms import REL_NAMES, RunStats
+from bonken_sim.report.deals.tables import costs as T
+from bonken_sim.report.deals.tables.choice import choice_set
 from bonken_sim.report.page.figure_kit import REL_DISPLAY
 from bonken_sim.report.page.format import ci_column
 from bonken_sim.report.page.render import FigureItem, Section
@@ -96,7 +97,7 @@ def _cost_findings(
     from bonken_sim.report.deals.figures.contracts import FEATURE_WORDS
     from bonken_sim.report.page.figure_kit import MIN_N
 
-    weighed = [stats.contracts[k] for k in T.choice_set(stats)]
+    weighed = [stats.contracts[k] for k in choice_set(stats)]
     imp = imp[imp["variant"].isin(weighed)]
     seat = imp[imp["feature"] == "seat"].set_index("variant")["eta2"]
     top = imp[imp["rank"] == 1].set_index("variant")
@@ -169,7 +170,7 @@ def _feature_panels(stats: RunStats, imp: pd.DataFrame) -> list[tuple[str, str]]
     hand feature, and against the runner-up too when that explains nearly as much (within a
     fifth): a near tie is not a ranking."""
     panels = []
-    for k in T.choice_set(stats):
+    for k in choice_set(stats):
         name = stats.contracts[k]
         ranked = imp[(imp["variant"] == name) & (imp["rank"] >= 1)].sort_values("rank")
         first, second = ranked.iloc[0], ranked.iloc[1]

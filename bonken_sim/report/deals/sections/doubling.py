@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bonken_sim.report.deals import tables as T
 from bonken_sim.report.deals.sections import doubling_findings as DF
 from bonken_sim.report.deals.stats.histograms import RunStats
+from bonken_sim.report.deals.tables import doubling as T
 from bonken_sim.report.page.format import MIN_N, ci_texts, pct_texts
 from bonken_sim.report.page.render import FigureItem, Section
 from bonken_sim.report.page.section_types import Drawings, Tables
