@@ -20,6 +20,7 @@ from bonken_sim.report.deals.stats.histograms import GAME_DEALS, GAME_TROEVEN_DE
 from bonken_sim.report.deals.tables import choice as T
 from bonken_sim.report.deals.tables.costs import expected_score, feature_importance
 from bonken_sim.report.deals.tables.kit import HCP_BUCKETS, HCP_EDGES
+from bonken_sim.report.page.section_types import page_parts
 from bonken_sim.runs.storage import read_run
 
 DEALS = 3000
@@ -96,7 +97,7 @@ def frame_a(run_a):
 
 
 def _sections(stats):
-    sections, _, tabs = deal_sections(stats, [])
+    sections, _, tabs = page_parts(deal_sections(stats, []))
     return sections, tabs
 
 
@@ -291,7 +292,7 @@ def test_no_interval_collapses_to_a_point(stats_a):
 
 
 def test_hand_panels_show_each_contracts_strongest_feature(stats_a):
-    _, draw, tabs = deal_sections(stats_a, [])
+    _, draw, tabs = page_parts(deal_sections(stats_a, []))
     panels = draw["hand_features"][1][1]
     imp = tabs["feature_importance"]
     first = imp[imp["rank"] == 1].set_index("variant")

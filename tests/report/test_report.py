@@ -534,8 +534,7 @@ def test_doubling_the_chooser_points_to_where_he_chose(run_dir):
 
     stats = aggregate(run_dir)
     for has_games, text in ((False, "Only a game run"), (True, "The games section")):
-        sections, _, _ = deal_sections(stats, [], has_games=has_games)
-        doubling = sections[2]
+        doubling = deal_sections(stats, [], has_games=has_games)[2].section
         assert any(text in f and "did not pick" in f for f in doubling.findings)
         assert text in doubling.figures[0].caption
 

@@ -238,8 +238,7 @@ def test_findings_change_with_the_data(game_dir):
     other = S.aggregate_game_set(S.find_game_runs([game_dir / "c"], {"config": {}}))
 
     def findings(st):
-        tabs, draw = {}, {}
-        return SG.games_section(st, tabs, draw).findings
+        return SG.games_section(st).section.findings
 
     f1, f2 = findings(one), findings(other)
     assert len(f1) == len(f2) == 5
@@ -342,10 +341,10 @@ def test_games_with_doubling_off_say_nothing_of_doubling(tmp_path):
     off = _play(tmp_path / "off", 7, "basic,basic-nodouble,basic-randomchoice,basic", 24, 24,
                 doubling="off")  # fmt: skip
     st = S.aggregate_game_set(S.find_game_runs([off], {"config": {}}))
-    tabs, draw = {}, {}
-    section = SG.games_section(st, tabs, draw)
-    assert "doubling" not in set(tabs["games_values"]["measures"])
-    assert "games_chooser_doubles" not in draw
+    built = SG.games_section(st)
+    section = built.section
+    assert "doubling" not in set(built.tables["games_values"]["measures"])
+    assert "games_chooser_doubles" not in built.drawings
     assert "doubling off" in section.intro
     assert not any(f.startswith("Doubling by the fitted") for f in section.findings)
     assert "± 0.0" not in " ".join(section.findings)

@@ -334,7 +334,7 @@ def test_findings_and_meanings_come_from_the_tables(report, runs):
     other = G.aggregate_games(runs[1])
     from bonken_sim.report.games.sections import game_sections
 
-    assert game_sections(other)[0][0].findings[0] not in findings
+    assert game_sections(other)[0].section.findings[0] not in findings
 
 
 def test_a_profile_at_every_seat_shows_no_zero_interval(tmp_path):
@@ -344,8 +344,8 @@ def test_a_profile_at_every_seat_shows_no_zero_interval(tmp_path):
     run_games(cfg)
     from bonken_sim.report.games.sections import game_sections
 
-    sections, _, _ = game_sections(G.aggregate_games(tmp_path / "g"))
-    cells = [str(v) for s in sections for _, t in s.tables for v in t.to_numpy().ravel()]
+    built = game_sections(G.aggregate_games(tmp_path / "g"))
+    cells = [str(v) for b in built for _, t in b.section.tables for v in t.to_numpy().ravel()]
     assert "+0.0" in cells  # the profile's mean over all four seats is 0 in every game
     assert not any("± 0.0" in c for c in cells)
-    assert sections[0].findings[0].startswith("One profile (basic) at every seat")
+    assert built[0].section.findings[0].startswith("One profile (basic) at every seat")

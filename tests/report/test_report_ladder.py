@@ -135,8 +135,8 @@ def test_findings_change_with_the_ladder(ladder, other_ladder):
     assert L.run_tier(manifest) == "advanced"
 
     def findings(path):
-        return LS.ladder_section(L.read_ladder(path, manifest), (VARIANT_NAMES, "advanced"),
-                                 5, {}, {}).findings  # fmt: skip
+        built = LS.ladder_section(L.read_ladder(path, manifest), (VARIANT_NAMES, "advanced"), 5)
+        return built.section.findings
 
     one, two = findings(ladder), findings(other_ladder)
     assert len(one) == len(two) == 3

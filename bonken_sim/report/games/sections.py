@@ -1,6 +1,6 @@
 """The sections of a game run's report: win rates and totals, per-contract contributions,
-and the effect of doubling. Each section builder adds its tables (written as CSV) and the
-figures to draw from them, and returns the section's text.
+and the effect of doubling. Each section builder returns the section's text with the tables
+it computed (written as CSV) and how to draw its figures.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bonken_sim.report.games import stats as G
 from bonken_sim.report.games.figures import unit_labels
 from bonken_sim.report.page.format import ci_texts, pct_texts
 from bonken_sim.report.page.render import FigureItem, Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables, page_parts
 
 GAME_GUIDE = (
     "A game is 11 deals: the dealer rotates, the chooser (across from the dealer) picks a "
@@ -32,22 +32,23 @@ GAME_GUIDE = (
 )
 
 
-def game_sections(stats: G.GameStats) -> tuple[list[Section], Drawings, Tables]:
-    """The sections, a draw function per figure and every table to write as CSV."""
-    tabs: Tables = {}
-    draw: Drawings = {}
-    results, shown_tables = _results(stats, tabs, draw)
-    sections = [
+def game_sections(stats: G.GameStats) -> list[BuiltSection]:
+    """The three sections, each with its tables and drawings."""
+    results, shown_tables = _results(stats)
+    con, h2h = results.tables["game_contracts"], results.tables["head_to_head"]
+    built = [
         results,
-        _contracts(stats, tabs),
-        _doubling(stats, tabs, draw, shown_tables),
+        BuiltSection(_contracts(stats, con)),
+        _doubling(stats, con, h2h, shown_tables),
     ]
+    sections, _, tabs = page_parts(built)
     _add_findings(stats, sections, tabs)
-    return sections, draw, tabs
+    return built
 
 
 def _add_findings(stats: G.GameStats, sections: list[Section], tabs: Tables) -> None:
-    """The key findings (with the first section) and the line under each figure."""
+    """The key findings (with the first section) and the line under each figure, from the
+    tables of all three."""
     sections[0].findings = F.game_run_findings(stats, tabs["game_results"], tabs["head_to_head"])
     sections[0].key = len(sections[0].findings)  # a game run's page has no other findings
     con = tabs["game_contracts"]
@@ -69,16 +70,18 @@ def _ci_or_exact(mean: pd.Series, lo: pd.Series, hi: pd.Series) -> list[str]:
     return ci_texts(mean, lo.where(~exact, nan), hi.where(~exact, nan), 1)
 
 
-def _results(
-    stats: G.GameStats, tabs: Tables, draw: Drawings
-) -> tuple[Section, list[tuple[str, pd.DataFrame]]]:
+def _results(stats: G.GameStats) -> tuple[BuiltSection, list[tuple[str, pd.DataFrame]]]:
     """Section 1: win rate and mean total per profile and seat, and profile against
-    profile; the section and its tables shown on the page."""
-    tabs["game_results"] = res = G.results(stats)
-    tabs["game_contracts"] = con = G.contracts(stats)
-    tabs["head_to_head"] = h2h = G.head_to_head(stats)
-    draw["game_results"] = ("game_results", (res,))
-    draw["game_contracts"] = ("game_contracts", (con,))
+    profile; the section (with the tables and drawings of the first two) and its tables
+    shown on the page."""
+    res = G.results(stats)
+    con = G.contracts(stats)
+    h2h = G.head_to_head(stats)
+    tabs: Tables = {"game_results": res, "game_contracts": con, "head_to_head": h2h}
+    draw: Drawings = {
+        "game_results": ("game_results", (res,)),
+        "game_contracts": ("game_contracts", (con,)),
+    }
     order = res.sort_values("group", kind="stable", key=lambda g: g != "profile")
     shown = pd.DataFrame(
         {
@@ -118,7 +121,7 @@ def _results(
                 ),
             )
         )
-    return Section(
+    section = Section(
         "1. Win rates and totals",
         f"{stats.games:,} games. {stats.shared_first:,} of them "
         f"({100 * stats.shared_first / max(1, stats.games):.1f}%) had a shared first place.",
@@ -135,12 +138,13 @@ def _results(
             )
         ],
         tables=tables1,
-    ), tables1
+    )
+    return BuiltSection(section, tabs, draw), tables1
 
 
-def _contracts(stats: G.GameStats, tabs: Tables) -> Section:
-    """Section 2: each contract's settled points per game, per profile and seat."""
-    con = tabs["game_contracts"]
+def _contracts(stats: G.GameStats, con: pd.DataFrame) -> Section:
+    """Section 2: each contract's settled points per game, per profile and seat, from the
+    contracts table (made, and drawn, with section 1)."""
     profiles = list(stats.profiles)
     contrib = con[con["group"] == "profile"]
     shown2 = pd.DataFrame({"contract": list(G.CONTRACTS)})
@@ -172,12 +176,16 @@ def _contracts(stats: G.GameStats, tabs: Tables) -> Section:
 
 
 def _doubling(
-    stats: G.GameStats, tabs: Tables, draw: Drawings, tables1: list[tuple[str, pd.DataFrame]]
-) -> Section:
+    stats: G.GameStats,
+    con: pd.DataFrame,
+    h2h: pd.DataFrame,
+    tables1: list[tuple[str, pd.DataFrame]],
+) -> BuiltSection:
     """Section 3: what doubles moved, profiles that differ only in doubling, and the
-    doubling on/off comparison when there is one."""
-    con = tabs["game_contracts"]
-    h2h = tabs["head_to_head"]
+    doubling on/off comparison when there is one (``con``, ``h2h``: the contracts and
+    head-to-head tables of section 1; ``tables1``: its tables shown)."""
+    tabs: Tables = {}
+    draw: Drawings = {}
     figs3: list[FigureItem] = []
     tables3: list[tuple[str, pd.DataFrame]] = []
     notes: list[str] = []
@@ -229,7 +237,7 @@ def _doubling(
         )
     if not doubling_on and stats.compare is None:
         notes.insert(0, "This run was played with doubling off.")
-    return Section(
+    section = Section(
         "3. Effect of doubling on win rates",
         "A double of t by d moves s_d − s_t from t to d (both ways if they double each "
         "other). Here: what doubles moved per contract and profile, and how win rates "
@@ -238,3 +246,4 @@ def _doubling(
         tables=tables3,
         note=" ".join(notes),
     )
+    return BuiltSection(section, tabs, draw)

@@ -13,21 +13,19 @@ import pandas as pd
 from bonken_sim.report.ladder.read import RUNGS, TIERS, Ladder, distance_table
 from bonken_sim.report.page.format import ci_words, fmt_ci
 from bonken_sim.report.page.render import FigureItem, Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection
 
 TITLE = "How far from strong play"
 NAME = "strong_play_gaps"
 
 
-def ladder_section(ladder: Ladder, run: tuple[Sequence[str], str | None], number: int,
-                   tabs: Tables, draw: Drawings) -> Section:  # fmt: skip
-    """The section, numbered ``number``; ``run``: the run's variants and its card-play tier
-    (basic or advanced in every seat, else None). Adds its table (CSV) to ``tabs`` and its
-    figure to ``draw``."""
+def ladder_section(
+    ladder: Ladder, run: tuple[Sequence[str], str | None], number: int
+) -> BuiltSection:
+    """The section, numbered ``number``, with its table and figure's drawing; ``run``: the
+    run's variants and its card-play tier (basic or advanced in every seat, else None)."""
     variants, tier = run
     t = distance_table(ladder, variants)
-    tabs[NAME] = t
-    draw[NAME] = ("strong_play_gaps", (t, tier))
     figure = FigureItem(
         NAME,
         "How far each heuristic tier is from expert card play, per contract",
@@ -42,13 +40,14 @@ def ladder_section(ladder: Ladder, run: tuple[Sequence[str], str | None], number
         [NAME],
         meaning=_meaning(t, tier or "advanced"),
     )
-    return Section(
+    section = Section(
         f"{number}. {TITLE}",
         _intro(ladder, tier),
         [figure],
         tables=[("Paired gain per deal of the hero over the lower tier (95% CI)", _shown(t))],
         findings=ladder_findings(t, tier),
     )
+    return BuiltSection(section, {NAME: t}, {NAME: ("strong_play_gaps", (t, tier))})
 
 
 def _intro(ladder: Ladder, tier: str | None) -> str:

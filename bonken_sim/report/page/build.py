@@ -56,6 +56,7 @@ from bonken_sim.report.page.figures import render_figure
 from bonken_sim.report.page.meta import deal_run_meta, game_run_meta
 from bonken_sim.report.page.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.page.render import html_page, markdown_page
+from bonken_sim.report.page.section_types import page_parts
 from bonken_sim.runs.storage import DEALS_DIR, VARIANT_NAMES
 
 REPORT_FORMAT = "bonken-sim-report"
@@ -248,20 +249,21 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
             on_failure.append(queue.abort)
             # every figure but the choice comparison is drawn while this process runs the
             # second pass (it reads one score column: cheaper than keeping workers busy)
-            _, early, _ = deal_sections(stats, dbl, has_games=bool(game_runs))
+            _, early, _ = page_parts(deal_sections(stats, dbl, has_games=bool(game_runs)))
             queue.add([(n, early[n], base(n)) for n in by_cost(early)])
         progress("comparing the choice rules", 0, 0)
         second_pass(stats, picks, list(choice_rules or {}))
         t_agg = time.perf_counter() - t0
-        sections, draw, tabs = deal_sections(stats, dbl, has_games=bool(game_runs))
+        built = deal_sections(stats, dbl, has_games=bool(game_runs))
         if game_runs:
             progress("reading the games", 0, 0)
             # the variants' means only: the contracts may end with the chooser's own troeven
             mu = chooser_means_by_variant(stats.variants, stats.mu_chooser[: len(stats.variants)])
-            sections.append(games_section(aggregate_game_set(game_runs, mu), tabs, draw))
+            built.append(games_section(aggregate_game_set(game_runs, mu)))
         if strong is not None:
             run = (stats.variants, run_tier(manifest))
-            sections.append(ladder_section(strong, run, len(sections) + 1, tabs, draw))
+            built.append(ladder_section(strong, run, len(built) + 1))
+        sections, draw, tabs = page_parts(built)
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
         pngs: dict[str, bytes] = {}
@@ -305,11 +307,12 @@ def _write_games(root, dest, fmts, manifest, compare, strong, t0, progress) -> R
         if compare is not None:
             stats.compare = G.compare_doubling(stats, compare)
         t_agg = time.perf_counter() - t0
-        sections, draw, tabs = game_sections(stats)
+        built = game_sections(stats)
         if strong is not None:
             # games play every variant; the profiles' card play is not one tier in general
             run = (VARIANT_NAMES, None)
-            sections.append(ladder_section(strong, run, len(sections) + 1, tabs, draw))
+            built.append(ladder_section(strong, run, len(built) + 1))
+        sections, draw, tabs = page_parts(built)
         files = _write_tables(tmp, tabs)
         figures = [item for section in sections for item in section.figures]
         for k, item in enumerate(figures):

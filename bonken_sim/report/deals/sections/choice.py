@@ -12,15 +12,15 @@ from bonken_sim.report.deals.tables import choice as T
 from bonken_sim.report.deals.tables.kit import HCP_BUCKETS, LONGEST_BUCKETS
 from bonken_sim.report.page.format import ci_column, ci_words
 from bonken_sim.report.page.render import FigureItem, Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables
 
 
-def choice_section(
-    stats: RunStats, tabs: Tables, draw: Drawings, has_games: bool = False
-) -> Section:
+def choice_section(stats: RunStats, has_games: bool = False) -> BuiltSection:
     """Section 2: the chooser's score per contract, the best contract by hand, the choice
     rules against each other (valued as a game values them), trump and no-trump values
     (``has_games``: the page also reports game runs, which measure choice in whole games)."""
+    tabs: Tables = {}
+    draw: Drawings = {}
     tabs["chooser_value"] = T.chooser_value(stats)
     tabs["best_contract"] = T.best_contract(stats)
     tabs["hand_grid"] = grid = T.hand_grid(stats)
@@ -65,7 +65,9 @@ def choice_section(
         )
     )
     if not rules.empty:
-        figs2 += _choice_figures(rules, freq, picks, draw)
+        choice_figures, choice_drawings = _choice_figures(rules, freq, picks)
+        figs2 += choice_figures
+        draw.update(choice_drawings)
         intro2 += " " + _choice_headline(rules)
     if tabs["trump_value"].shape[0]:
         nt = stats.vloc("troeven_NT")
@@ -106,7 +108,7 @@ def choice_section(
     if not rules.empty:
         title = "The choice rules per chooser turn and per game (95% CI)"
         tables2.append((title, _rules_table(rules)))
-    return Section(
+    section = Section(
         "2. Contract-choice value",
         intro2,
         figs2,
@@ -117,16 +119,20 @@ def choice_section(
         findings=_choice_findings(stats, rules, tabs, has_games),
         key=2,  # what choosing well is worth, and the best contract by hand strength
     )
+    return BuiltSection(section, tabs, draw)
 
 
 def _choice_figures(
-    rules: pd.DataFrame, freq: pd.DataFrame, picks: pd.DataFrame, draw: Drawings
-) -> list[FigureItem]:
-    """The choice comparison's figures (they need pass 2: drawn only once it ran)."""
-    draw["choice_value"] = ("choice_value", (rules, freq))
-    draw["chooser_value"] = ("chooser_value", (picks,))
+    rules: pd.DataFrame, freq: pd.DataFrame, picks: pd.DataFrame
+) -> tuple[list[FigureItem], Drawings]:
+    """The choice comparison's figures and how to draw them (they need the choice
+    comparison: drawn only once it ran)."""
+    draw: Drawings = {
+        "choice_value": ("choice_value", (rules, freq)),
+        "chooser_value": ("chooser_value", (picks,)),
+    }
     quota = "hindsight_quota" in set(rules["rule"])
-    return [
+    figures = [
         FigureItem(
             "choice_value",
             "Choosing well against choosing at random, as a game counts it",
@@ -167,6 +173,7 @@ def _choice_figures(
             meaning=_picks_meaning(picks),
         ),
     ]
+    return figures, draw
 
 
 def _row(rules: pd.DataFrame, rule: str, versus: str = "") -> pd.Series | None:

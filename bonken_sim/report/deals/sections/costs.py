@@ -12,21 +12,28 @@ from bonken_sim.report.deals.tables.choice import choice_set
 from bonken_sim.report.page.figure_kit import REL_DISPLAY
 from bonken_sim.report.page.format import ci_column
 from bonken_sim.report.page.render import FigureItem, Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables
 from bonken_sim.rules.totals import deal_total
 
 
-def costs_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
+def costs_section(stats: RunStats) -> BuiltSection:
     """Section 1: each seat's mean score per contract, its distribution, and how it
     depends on the seat's own hand."""
-    tabs["expected_score"] = es = T.expected_score(stats)
-    tabs["score_distribution"] = T.score_distribution(stats)
-    tabs["hand_features"] = hf = T.hand_features(stats)
-    tabs["feature_importance"] = imp = T.feature_importance(stats)
-    panels = _feature_panels(stats, imp)
-    draw["expected_score"] = ("expected_score", (es, imp))
-    draw["score_distribution"] = ("score_distribution", (tabs["score_distribution"],))
-    draw["hand_features"] = ("hand_features", (hf, panels))
+    es = T.expected_score(stats)
+    dist = T.score_distribution(stats)
+    hf = T.hand_features(stats)
+    imp = T.feature_importance(stats)
+    tabs: Tables = {
+        "expected_score": es,
+        "score_distribution": dist,
+        "hand_features": hf,
+        "feature_importance": imp,
+    }
+    draw: Drawings = {
+        "expected_score": ("expected_score", (es, imp)),
+        "score_distribution": ("score_distribution", (dist,)),
+        "hand_features": ("hand_features", (hf, _feature_panels(stats, imp))),
+    }
     contracts = list(stats.contracts)
     table = pd.DataFrame({"contract": contracts})
     for rel in REL_NAMES:
@@ -39,7 +46,7 @@ def costs_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
         if stats.call_rule
         else ""
     )
-    return Section(
+    section = Section(
         "1. What each contract costs",
         "The mean raw score of each seat in each contract variant, how the score is "
         "distributed, and how it depends on the seat's own hand." + own,
@@ -87,6 +94,7 @@ def costs_section(stats: RunStats, tabs: Tables, draw: Drawings) -> Section:
         findings=_cost_findings(stats, es, imp, hf),
         key=1,  # seat against hand; the seats' edges stay in the section
     )
+    return BuiltSection(section, tabs, draw)
 
 
 def _cost_findings(

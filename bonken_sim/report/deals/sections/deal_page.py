@@ -1,6 +1,6 @@
 """The sections of a deal run's report: what each contract costs, what choosing is worth,
-and whether doubling pays. Each section builder adds its tables (written as CSV) and the
-figures to draw from them, and returns the section's text.
+and whether doubling pays. Each section builder returns the section's text with the tables
+it computed (written as CSV) and how to draw its figures.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from bonken_sim.report.deals.sections.costs import costs_section
 from bonken_sim.report.deals.sections.doubling import doubling_section
 from bonken_sim.report.deals.stats.histograms import RunStats
 from bonken_sim.report.page.format import MIN_N
-from bonken_sim.report.page.render import Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection
 
 GUIDE = (
     "Seats are named by where they sit relative to the dealer D: the leader (D+1) plays the "
@@ -43,14 +42,11 @@ GUIDE = (
 
 def deal_sections(
     stats: RunStats, double_policies: Sequence[str], has_games: bool = False
-) -> tuple[list[Section], Drawings, Tables]:
-    """The sections, a draw function per figure and every table to write as CSV
-    (``has_games``: the page also reports a game run)."""
-    tabs: Tables = {}
-    draw: Drawings = {}
-    sections = [
-        costs_section(stats, tabs, draw),
-        choice_section(stats, tabs, draw, has_games),
-        doubling_section(stats, double_policies, tabs, draw, has_games),
+) -> list[BuiltSection]:
+    """The three sections, each with its tables and drawings (``has_games``: the page also
+    reports a game run)."""
+    return [
+        costs_section(stats),
+        choice_section(stats, has_games),
+        doubling_section(stats, double_policies, has_games),
     ]
-    return sections, draw, tabs

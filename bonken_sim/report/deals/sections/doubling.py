@@ -13,7 +13,7 @@ from bonken_sim.report.deals.stats.histograms import RunStats
 from bonken_sim.report.deals.tables import doubling as T
 from bonken_sim.report.page.format import MIN_N, ci_texts, pct_texts
 from bonken_sim.report.page.render import FigureItem, Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables
 
 #: what a deal run cannot say about doubling the chooser, and where it is measured instead
 CHOOSER_CAVEAT = (
@@ -27,14 +27,14 @@ CHOOSER_CAVEAT = (
 def doubling_section(
     stats: RunStats,
     double_policies: Sequence[str],
-    tabs: Tables,
-    draw: Drawings,
     has_games: bool = False,
-) -> Section:
+) -> BuiltSection:
     """Section 3: the gain of a double per contract and pair of seats, when it pays by the
     doubler's points, and the realised gain of each doubling rule (``double_policies``).
     ``has_games``: the page also has a game run's results, where doubling the chooser is
     measured as a game plays it."""
+    tabs: Tables = {}
+    draw: Drawings = {}
     tabs["doubling"] = T.doubling(stats)
     tabs["doubling_by_hcp"] = T.doubling_by_hcp(stats)
     tabs["doubling_groups_by_hcp"] = T.doubling_groups_by_hcp(stats)
@@ -115,7 +115,7 @@ def doubling_section(
                 meaning=DF.policy_meaning(summary, name),
             )
         )
-    return Section(
+    section = Section(
         "3. Doubling profitability",
         "A double moves s_doubler − s_target points from the target to the doubler "
         "(twice if both double each other). These figures show, for every contract and "
@@ -130,6 +130,7 @@ def doubling_section(
             f"measured here against a chooser who did not pick the contract for his hand. {where}",
         ],
     )
+    return BuiltSection(section, tabs, draw)
 
 
 def _policy_table(summary: pd.DataFrame) -> pd.DataFrame:

@@ -13,13 +13,15 @@ from bonken_sim.report.games.game_set import tables as T
 from bonken_sim.report.games.game_set.stats import GameSetStats
 from bonken_sim.report.page.format import ci_texts, ci_words, fmt_ci, pct_ci, pct_texts
 from bonken_sim.report.page.render import FigureItem, Section
-from bonken_sim.report.page.section_types import Drawings, Tables
+from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables
 
 TITLE = "4. Whole games"
 
 
-def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
-    """The section; adds its tables (CSV) to ``tabs`` and its figures to ``draw``."""
+def games_section(st: GameSetStats) -> BuiltSection:
+    """The section, with its tables and drawings."""
+    tabs: Tables = {}
+    draw: Drawings = {}
     tabs["games_profiles"] = prof = T.profile_table(st)
     val = T.value_table(st)
     doubling_on = bool(st.runs[0].manifest["config"].get("doubling", True))
@@ -81,7 +83,7 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
                 meaning=_chooser_meaning(fitted),
             )
         )
-    return Section(
+    section = Section(
         TITLE,
         _intro(st) + ("" if doubling_on else " The games were played with doubling off."),
         figures,
@@ -89,6 +91,7 @@ def games_section(st: GameSetStats, tabs: Tables, draw: Drawings) -> Section:
         findings=game_set_findings(prof, val, fitted, turns),
         key=3,  # win rates; choice and doubling as whole games value them
     )
+    return BuiltSection(section, tabs, draw)
 
 
 def _intro(st: GameSetStats) -> str:
