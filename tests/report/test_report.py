@@ -554,13 +554,13 @@ def _hist_arrays(stats) -> dict[str, np.ndarray]:
 
 def test_streamed_equals_one_part(run_dir, tmp_path, monkeypatch):
     """Three parts, and slices of 256 deals inside each, give the histograms of one part."""
-    import bonken_sim.report.deals.stats.part_histograms as pass_one
+    import bonken_sim.report.deals.stats.part_histograms as part_histograms
 
     one = tmp_path / "one"
     bonken_sim.run(deals=DEALS, seed=31, chunk_size=DEALS, dealer=DEALER, out=one, threads=1)
     rule = {"policy": strong_double_chooser}  # a rule's per-deal sums stream too
     whole = aggregate(one, None, rule)
-    monkeypatch.setattr(pass_one, "SLICE", 256)
+    monkeypatch.setattr(part_histograms, "SLICE", 256)
     parts = aggregate(run_dir, None, rule)
     assert whole.hists.double_units["policy"][-1, 0] > 0
     assert len(parts.manifest["parts"]) == 3 and len(whole.manifest["parts"]) == 1
@@ -596,7 +596,7 @@ def test_parallel_when_workers_finish_first(run_dir):
     class AllButLast(Executor):
         def submit(self, fn, *args, **kwargs):
             f: Future = Future()
-            if fn.__name__ == "_pass_one_compact" and args[1][0]["index"] == last:
+            if fn.__name__ == "_fold_parts_compact" and args[1][0]["index"] == last:
                 return f  # left pending: the driver cancels it and does the part itself
             f.set_result(fn(*args, **kwargs))
             return f

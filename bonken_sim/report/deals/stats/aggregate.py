@@ -30,8 +30,8 @@ import numpy as np
 
 from bonken_sim.processes import stop_workers
 from bonken_sim.report.deals.stats.choice_comparison import (
+    compare_choices,
     hindsight_gaps,
-    pass_two,
     price,
     tie_broken,
 )
@@ -48,8 +48,8 @@ from bonken_sim.report.deals.stats.part_histograms import (
     ChoiceRule,
     DoubleRule,
     call_source,
+    fold_parts,
     has_own_call,
-    pass_one,
 )
 from bonken_sim.report.deals.stats.run_reader import Layout, open_run, run_layout
 
@@ -57,10 +57,10 @@ __all__ = ["ChoiceRule", "DoubleRule", "Pool", "aggregate", "first_pass", "open_
            "run_layout", "second_pass"]  # fmt: skip
 
 
-def _pass_one_compact(*args: Any) -> tuple[Hists, dict[int, dict[str, np.ndarray]]]:
-    """:func:`pass_one` in a worker: the counts go back as int32 (a bin holds at most one
+def _fold_parts_compact(*args: Any) -> tuple[Hists, dict[int, dict[str, np.ndarray]]]:
+    """:func:`fold_parts` in a worker: the counts go back as int32 (a bin holds at most one
     part's deals, < 2^31), half the bytes to pickle."""
-    h, picks = pass_one(*args)
+    h, picks = fold_parts(*args)
     return h.astype(np.int32), picks
 
 
@@ -80,7 +80,7 @@ def _picklable(*objs: Any) -> bool:
     return True
 
 
-def _parallel_pass_one(
+def _fold_parts_in_parallel(
     executor: Executor,
     layout: Layout,
     parts: Sequence[Mapping[str, Any]],
@@ -117,7 +117,7 @@ def _parallel_pass_one(
                     if i in state:  # this process has reached the front
                         return
                     state[i] = "submitting"
-                fut = executor.submit(_pass_one_compact, layout, [p], double_rules, choice_rules)
+                fut = executor.submit(_fold_parts_compact, layout, [p], double_rules, choice_rules)
                 with lock:
                     pending[i], state[i] = fut, "submitted"
         except BaseException as exc:  # noqa: BLE001 - raised again by the driver
@@ -149,7 +149,7 @@ def _parallel_pass_one(
                     state[i] = "mine"
                 else:  # being submitted, started by a worker, or already merged
                     break
-            absorb(pass_one(layout, [part], double_rules, choice_rules))
+            absorb(fold_parts(layout, [part], double_rules, choice_rules))
             absorb_done(block=False)
     except BaseException:
         # the report fails: its workers go (one cut short while it sent its result would
@@ -211,10 +211,10 @@ def first_pass(
             on_part()
 
     if not parallel:
-        absorb(pass_one(layout, parts, double_rules, choice_rules, on_part))
+        absorb(fold_parts(layout, parts, double_rules, choice_rules, on_part))
     else:
         assert pool.executor is not None
-        _parallel_pass_one(
+        _fold_parts_in_parallel(
             pool.executor, layout, parts, double_rules, choice_rules, absorb, pool.workers
         )
     call_rule = call_source(choice_rules, layout.variants)[1] if own else ""
@@ -277,10 +277,12 @@ def second_pass(
 
     if parallel:
         assert pool.executor is not None
-        futures = [pool.executor.submit(pass_two, layout, g, game, sub(g), rules) for g in groups]
+        futures = [
+            pool.executor.submit(compare_choices, layout, g, game, sub(g), rules) for g in groups
+        ]
         cs = [f.result() for f in futures]
     else:
-        cs = [pass_two(layout, g, game, sub(g), rules) for g in groups]
+        cs = [compare_choices(layout, g, game, sub(g), rules) for g in groups]
     choice = cs[0]
     for c in cs[1:]:
         choice = choice.merge(c)

@@ -110,7 +110,7 @@ def price(gaps: np.ndarray, quota: float) -> float:
     return float(np.quantile(gaps, 1 - quota)) if len(gaps) else float("inf")
 
 
-def pass_two(
+def compare_choices(
     layout: Layout,
     parts: Sequence[Mapping[str, Any]],
     game: GameChoice,

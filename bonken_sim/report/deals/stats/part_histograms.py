@@ -222,7 +222,7 @@ def _trump_stats(h: Hists, sidx, chooser_hand, feats, a, b, suit_v, nt_v) -> Non
     _bincount_into(h.nt, (longest * HCP_N + hcp) * NNT + diff)
 
 
-def pass_one(
+def fold_parts(
     layout: Layout,
     parts: Sequence[Mapping[str, Any]],
     double_rules: Mapping[str, DoubleRule] | None = None,
