@@ -1,5 +1,7 @@
 """Key findings and "what this means" lines of a game run's report (``bonken-sim report
-GAME_DIR``), computed from its tables: never a number typed in."""
+GAME_DIR``), computed from its tables: never a number typed in. The sentences on win rates
+and on a pair of profiles that isolates one skill are also the games section's beside a deal
+run (``game_set.section``)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,39 @@ import numpy as np
 import pandas as pd
 
 from bonken_sim.report.games import stats as G
-from bonken_sim.report.games.game_set.section import value_sentence, win_rates_sentence
-from bonken_sim.report.page.format import fmt_ci
+from bonken_sim.report.page.format import ci_words, fmt_ci, pct_ci
+
+
+def win_rates_sentence(prof: pd.DataFrame) -> str:
+    """The profiles' win rates, highest first, each with its interval."""
+    ranked = prof.sort_values("win_rate", ascending=False)
+    parts = [
+        f"{n} {pct_ci(p, lo, hi)}"
+        for n, p, lo, hi in zip(
+            ranked["name"],
+            ranked["win_rate"],
+            ranked["win_ci_low"],
+            ranked["win_ci_high"],
+            strict=True,
+        )
+    ]
+    return "Game win rates: " + ", ".join(parts) + " (a shared first place counts for each)."
+
+
+def value_sentence(row: pd.Series) -> str:
+    """One pair that isolates a skill, in game points and win rate."""
+    what = {
+        "contract choice": "Choosing contracts by the fitted policy rather than at random",
+        "doubling": "Doubling by the fitted thresholds rather than never",
+        "card play": f"{row['profile'].capitalize()} card play rather than {row['versus']}",
+    }[row["measures"]]
+    return (
+        f"{what} is worth "
+        f"{ci_words(row['total_diff'], row['total_diff_ci_low'], row['total_diff_ci_high'])} "
+        f"points per game and "
+        f"{100 * row['win_diff']:+.1f} percentage points of win rate in whole games "
+        f"({row['profile']} − {row['versus']} on the same deals)."
+    )
 
 
 def skill_rows(h2h: pd.DataFrame) -> pd.DataFrame:

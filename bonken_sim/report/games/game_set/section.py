@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 
 from bonken_sim.report.games.figures import unit_labels
+from bonken_sim.report.games.findings import value_sentence, win_rates_sentence
 from bonken_sim.report.games.game_set import tables as T
 from bonken_sim.report.games.game_set.stats import GameSetStats
-from bonken_sim.report.page.format import ci_texts, ci_words, fmt_ci, pct_ci, pct_texts
+from bonken_sim.report.page.format import ci_texts, ci_words, fmt_ci, pct_texts
 from bonken_sim.report.page.render import FigureItem, Section
 from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables
 
@@ -176,37 +177,6 @@ def _both_kinds(turns: pd.DataFrame) -> bool:
 
 # ---------------------------------------------------------------------------------------
 # Findings and meanings: sentences computed from the tables
-
-
-def win_rates_sentence(prof: pd.DataFrame) -> str:
-    ranked = prof.sort_values("win_rate", ascending=False)
-    parts = [
-        f"{n} {pct_ci(p, lo, hi)}"
-        for n, p, lo, hi in zip(
-            ranked["name"],
-            ranked["win_rate"],
-            ranked["win_ci_low"],
-            ranked["win_ci_high"],
-            strict=True,
-        )
-    ]
-    return "Game win rates: " + ", ".join(parts) + " (a shared first place counts for each)."
-
-
-def value_sentence(row: pd.Series) -> str:
-    """One pair that isolates a skill, in game points and win rate."""
-    what = {
-        "contract choice": "Choosing contracts by the fitted policy rather than at random",
-        "doubling": "Doubling by the fitted thresholds rather than never",
-        "card play": f"{row['profile'].capitalize()} card play rather than {row['versus']}",
-    }[row["measures"]]
-    return (
-        f"{what} is worth "
-        f"{ci_words(row['total_diff'], row['total_diff_ci_low'], row['total_diff_ci_high'])} "
-        f"points per game and "
-        f"{100 * row['win_diff']:+.1f} percentage points of win rate in whole games "
-        f"({row['profile']} − {row['versus']} on the same deals)."
-    )
 
 
 def game_set_findings(
