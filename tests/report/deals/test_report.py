@@ -23,7 +23,7 @@ from bonken_sim.report.deals.stats.aggregate import aggregate
 from bonken_sim.report.deals.stats.histograms import REL_NAMES, REL_OFFSET
 from bonken_sim.report.page.format import MIN_N
 from bonken_sim.runs.storage import read_run
-from tests.report.browser import figures_shown
+from tests.report.page.browser import figures_shown
 
 DEALS = 3000
 DEALER = 1
@@ -158,7 +158,9 @@ def test_expected_score(report, frame):
 
 def test_score_distribution(report, frame):
     t = csv(report, "score_distribution")
-    t = t[t["variant"] != "troeven"]  # the chooser's own call: tests/report/test_choice_findings
+    t = t[
+        t["variant"] != "troeven"
+    ]  # the chooser's own call: tests/report/deals/test_choice_findings
     for (variant, rel), g in t.groupby(["variant", "relation"]):
         x = frame.loc[frame["variant"] == variant, f"score_{SEATS[rel]}"]
         counts = x.value_counts()

@@ -17,7 +17,7 @@ from bonken_sim.cli import main
 from bonken_sim.report import write_report
 from bonken_sim.report.games import stats as G
 from bonken_sim.runs.games import make_game_config, run_games
-from tests.report.browser import figures_shown
+from tests.report.page.browser import figures_shown
 
 GAMES = 300
 PLAYERS = ("basic", "basic-nodouble", "random", "basic")

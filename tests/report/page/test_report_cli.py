@@ -11,7 +11,7 @@ import pytest
 
 import bonken_sim
 from bonken_sim.cli import main
-from tests.report.browser import figures_shown, screenshot
+from tests.report.page.browser import figures_shown, screenshot
 
 
 def cli(capsys, *args):
