@@ -14,7 +14,7 @@ __all__ = ["ReportError", "ReportResult", "write_report"]
 
 
 def __getattr__(name: str) -> Any:
-    # lazy: ``report.pool`` must import without matplotlib and pandas (see page/pool.py)
+    # lazy: ``report.page.pool`` must import without matplotlib and pandas (see page/pool.py)
     if name in __all__:
         from bonken_sim.report.page import build
 
