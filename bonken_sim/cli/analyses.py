@@ -90,8 +90,8 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     """
     from bonken_sim.analyses.advise import AdviseError, make_config
     from bonken_sim.analyses.advise import advise as run_advise
-    from bonken_sim.analyses.advise_reference import ReferenceError
-    from bonken_sim.analyses.advise_text import advice_lines
+    from bonken_sim.analyses.advise.reference import ReferenceError
+    from bonken_sim.analyses.advise.text import advice_lines
 
     strategies = advise_options["strategies"]
     advise_options["strategies"] = expert_strategies(strategies, expert_samples, expert_exact)

@@ -72,13 +72,13 @@ from bonken_sim.errors import UserFixableError
 def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladder, quiet):
     """Write the report of a run or a game run: figures, CSV tables, report.html and
     report.md."""
-    from bonken_sim.report.pool import default_workers, start_early
+    from bonken_sim.report.page.pool import default_workers, start_early
 
     workers = default_workers() if workers is None else workers
     # The pool's forkserver gets its head start while this process imports the report.
     start_early(run_dir, workers)
     from bonken_sim.report import write_report
-    from bonken_sim.report.build import parse_formats
+    from bonken_sim.report.page.build import parse_formats
 
     fmts = call_or_fail(parse_formats, formats)
 

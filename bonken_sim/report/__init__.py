@@ -1,8 +1,9 @@
 """``bonken-sim report``: a run directory turned into figures, tables and a report page.
 
-``aggregate`` streams the run into histograms, ``tables`` turns them into the tables behind
-the figures, ``figures`` draws them, ``render`` writes the HTML and Markdown pages and
-``build`` puts it all in the report folder.
+By what it reads: ``deals`` (a deal run: its streamed statistics, tables, figures and
+sections), ``games`` (a game run's own report, and game runs beside a deal run), ``ladder``
+(a strategy ladder beside a run); ``page`` is the page itself: ``build`` puts it all in the
+report folder, ``render`` writes the HTML and Markdown, ``drawing`` draws the figures.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ __all__ = ["ReportError", "ReportResult", "write_report"]
 
 
 def __getattr__(name: str) -> Any:
-    # lazy: ``report.pool`` must import without matplotlib and pandas (see pool.py)
+    # lazy: ``report.page.pool`` must import without matplotlib and pandas (see page/pool.py)
     if name in __all__:
-        from bonken_sim.report import build
+        from bonken_sim.report.page import build
 
         return getattr(build, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,7 +37,7 @@ from bonken_sim.runs.manifest import (
 )
 
 RESULTS_DIR = "results"
-#: where ``bonken-sim report`` writes a run's report by default (report/build.py)
+#: where ``bonken-sim report`` writes a run's report by default (report/page/build.py)
 REPORT_DIR = "_report"
 #: what a worker must share with the driver for byte-identical parts
 CHECKED_VERSIONS = ("bonken_sim", "engine", "pyarrow")

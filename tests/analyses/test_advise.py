@@ -243,7 +243,7 @@ def test_work_is_made_as_it_is_needed():
 def test_default_deals_follow_the_strategies():
     """An expert seat searches at every card, so its default is a few hundred deals; the
     heuristic tiers keep 1e5; a count given is always taken."""
-    from bonken_sim.analyses.advise_config import DEFAULT_DEALS, EXPERT_DEFAULT_DEALS
+    from bonken_sim.analyses.advise.config import DEFAULT_DEALS, EXPERT_DEFAULT_DEALS
 
     assert make_config(MIXED, seed=1).deals == DEFAULT_DEALS
     assert make_config(MIXED, seed=1, strategies="expert").deals == EXPERT_DEFAULT_DEALS

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bonken_sim.analyses.advise import AdviseError, advise, make_config, policy_choice
-from bonken_sim.analyses.advise_reference import ReferenceError
+from bonken_sim.analyses.advise.reference import ReferenceError
 from bonken_sim.cli import main
 from bonken_sim.models.choice import load_models
 from bonken_sim.runs.deals import run as run_simulation

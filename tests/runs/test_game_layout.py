@@ -102,7 +102,7 @@ def test_game_dataset_reads_either_layout_the_same(new_run, old_run):
 
 
 def test_an_old_layout_run_is_summarised_compared_and_reported(new_run, old_run, tmp_path):
-    from bonken_sim.report.games import aggregate_games
+    from bonken_sim.report.games.stats import aggregate_games
 
     old, new = summarize_game_run(old_run), summarize_game_run(new_run)
     assert {k: v for k, v in old.items() if k != "run"} == {

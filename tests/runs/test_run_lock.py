@@ -18,7 +18,7 @@ import pytest
 
 import bonken_sim
 from bonken_sim.cli import main
-from bonken_sim.report.build import ReportError, write_report
+from bonken_sim.report import ReportError, write_report
 from bonken_sim.runs import lock as L
 from bonken_sim.runs.manifest import MANIFEST
 from bonken_sim.runs.readers import summarize

@@ -1,0 +1,2 @@
+"""Game runs beside a deal run (``report --games``): checked and pooled over deal sets
+(``stats``, ``moments``), their tables and the page's section."""

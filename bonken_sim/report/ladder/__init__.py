@@ -1,0 +1,2 @@
+"""A strategy ladder beside a run (``report --ladder``): read and checked against the run
+(``read``), its section and figure."""
