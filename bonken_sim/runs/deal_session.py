@@ -283,6 +283,7 @@ class DealSession:
         self.rundir.manifest["state"] = "incomplete"
         with contextlib.suppress(RunError):
             self.rundir.save()
+        self.rundir.tidy()  # the empty temporary folders; a worker's leftover stays for resume
 
     def _shutdown_pools(self, cancel: bool) -> None:
         writer = self.write_pool if self.write_pool is not self.pool else None

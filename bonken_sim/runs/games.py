@@ -409,6 +409,7 @@ class _GameSession:
         self.rundir.manifest["state"] = "incomplete"
         with no_interrupts(), contextlib.suppress(GameRunError):
             self.rundir.save()
+        self.rundir.tidy()  # the empty temporary folders; a worker's leftover stays for resume
 
     def finish(self, wall: float) -> GameRunResult:
         if self.pool is not None:

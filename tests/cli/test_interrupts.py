@@ -201,6 +201,15 @@ def test_run_stopped_by_sigterm_exits_143(tmp_path):
     args = ["run", "--deals", "3M", "--seed", "1", "--quiet", "--out", str(out_dir)]
     code, _, err = _stop_when(args, _appears(out_dir, "part-*.parquet"), signal.SIGTERM)
     assert code == 143 and err.count("\n") == 1 and "--resume" in err
+    assert not list(out_dir.rglob(".tmp"))  # no empty temporary folder left behind
+
+
+def test_game_run_stopped_leaves_no_temporary_folder(tmp_path):
+    out_dir = tmp_path / "games"
+    args = ["game", "--games", "1e7", "--seed", "1", "--quiet", "--out", str(out_dir)]
+    code, _, err = _stop_when(args, _appears(out_dir, "part-*.parquet"), signal.SIGTERM)
+    assert code == 143 and err.count("\n") == 1 and "--resume" in err
+    assert not list(out_dir.rglob(".tmp"))
 
 
 def _report_workers(pid: int) -> list[int]:
