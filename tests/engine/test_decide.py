@@ -4,11 +4,18 @@ tiers); a view that cannot arise is refused in one line; random is legal and rep
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pytest
 
 import bonken_sim
+from bonken_sim._core.expert import expert_workspace
+from bonken_sim._core.ids import PASS, STRAT_ADVANCED, STRAT_BASIC
+from bonken_sim._core.playout import play_staked
+from bonken_sim._core.ruleset import standard_table
 from bonken_sim.engine.decide import BadView, View, decide
-from bonken_sim.engine.play import play
+from bonken_sim.engine.play import play, seats_of
 from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import VARIANTS, card_str, mask_cards, variant_names
 from bonken_sim.rules.rulesets import as_ruleset
@@ -73,6 +80,48 @@ def test_decide_the_beer_card():
         assert p.name == name
         for view, tier, played in _views(p):
             assert decide(view, tier).card == played
+
+
+def _staked_deal(deal, v, strat, stake):
+    """Deal ``deal`` of seed 4 played by the play loops under the doubles ``stake`` (no seat
+    random): the hands and the plays as a Playout has them."""
+    hands = np.array(bonken_sim.deal_hands(4, deal), np.uint64)
+    dealt = [int(h) for h in hands]
+    trace = np.zeros(256, np.int64)
+    n = play_staked(standard_table()[v], hands, deal % 4, np.asarray(strat, np.int64),
+                    np.uint64(0), np.zeros(52, np.uint64), np.zeros(4, np.int64),
+                    np.zeros(4, np.int64), np.zeros(4, np.int64), trace, stake,
+                    expert_workspace())  # fmt: skip
+    return dealt, [None if c == PASS else int(c) for c in trace[:n]]
+
+
+def test_decide_weighs_the_doubles_as_the_engine_does():
+    """Under doubles the advanced tier discards and ruffs otherwise; decide, given the same
+    stake, plays the loops' card still."""
+    rng = np.random.default_rng(0)
+    differs = 0
+    for d in range(30):
+        for v in VARIANTS:
+            upper = np.triu(rng.integers(0, 3, (4, 4)), 1)
+            stake = (upper + upper.T).astype(np.int64)
+            adv, basic = STRAT_ADVANCED, STRAT_BASIC
+            strat = (adv, basic, adv, adv) if d % 2 else (adv, adv, adv, adv)
+            dealt, plays = _staked_deal(d, v.id, strat, stake)
+            seats = seats_of(v, d % 4, dealt, plays)
+            hands = list(dealt)
+            past = [
+                (q, "pass" if x is None else card_str(x)) for q, x in zip(seats, plays, strict=True)
+            ]
+            for i, (c, s) in enumerate(zip(plays, seats, strict=True)):
+                view = View(v.name, d % 4, s, [card_str(x) for x in mask_cards(hands[s])],
+                            past[:i], stake=stake.tolist())  # fmt: skip
+                tier = "advanced" if strat[s] == adv else "basic"
+                want = "pass" if c is None else card_str(c)
+                assert decide(view, tier).card == want, (v.name, d, i)
+                differs += decide(dataclasses.replace(view, stake=None), tier).card != want
+                if c is not None:
+                    hands[s] &= ~(1 << c)
+    assert differs > 0  # the doubles changed some decisions
 
 
 def test_decide_is_the_package_roots():
