@@ -3,6 +3,7 @@
 Importing the package compiles nothing; kernels compile (or load from the cache) on first use.
 """
 
+from bonken_sim.engine.decide import Decision, View, decide
 from bonken_sim.engine.play import IllegalPlay, Playout, deal_hands, play, replay
 from bonken_sim.rules.names import VARIANTS, Contract, Strategy, Variant
 from bonken_sim.runs.deals import RunConfig, RunResult, run, simulate
@@ -11,12 +12,15 @@ from bonken_sim.version import __version__
 __all__ = [
     "VARIANTS",
     "Contract",
+    "Decision",
     "IllegalPlay",
     "Playout",
     "Strategy",
     "Variant",
+    "View",
     "__version__",
     "deal_hands",
+    "decide",
     "play",
     "replay",
     "RunConfig",

@@ -318,6 +318,7 @@ _PARTS = {
     "games": "games",
     "staked": "staked deals",
     "replay": "replay",
+    "decide": "decide",
     "bench": "the bench yardstick",
     "solve": "the solver",
 }

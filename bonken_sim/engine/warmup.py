@@ -2,13 +2,13 @@
 command uses (``warm``), so later runs start warm.
 
 The kernels come in *parts*: the kernels one kind of command calls (a run's deals, a traced
-deal, advise's conditional deals, full games, the ladder's staked deals; replay, bench's
-yardstick and the solver, which play no seats). A part that plays deals comes in one build
-per tier *level* (``LEVELS``: the highest tier among the seats; ``_core.playout``), and
-compiling one level does not compile the others: a run of basic seats never compiles the
-advanced or expert play loops. A part compiled here leaves a marker in the cache folder,
-which is keyed on the core's sources: ``is_warm`` is then true until the engine changes (or
-the cache is removed).
+deal, advise's conditional deals, full games, the ladder's staked deals; replay, a seat's
+decision from its view, bench's yardstick and the solver, which play no seats). A part that
+plays deals comes in one build per tier *level* (``LEVELS``: the highest tier among the
+seats; ``_core.playout``), and compiling one level does not compile the others: a run of
+basic seats never compiles the advanced or expert play loops. A part compiled here leaves a
+marker in the cache folder, which is keyed on the core's sources: ``is_warm`` is then true
+until the engine changes (or the cache is removed).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from bonken_sim.processes import usable_cores
 
 LEVELS = LEVEL_NAMES  # basic (random and basic seats), advanced, expert
 PLAYING = ("deals", "trace", "advise", "games", "staked")  # the parts built per level
-OTHERS = ("replay", "bench", "solve")  # the parts that play no seats
+OTHERS = ("replay", "decide", "bench", "solve")  # the parts that play no seats
 Need = tuple[str, str]  # (part, level): level "" for the parts that play no seats
 # (parts done, parts in all, the part compiling, numba's compiles so far)
 Progress = Callable[[int, int, Need, "Compiles"], None]
@@ -157,6 +157,12 @@ def _staked(level: str) -> None:
                  stakes, scores)  # fmt: skip
 
 
+def _decide(_level: str) -> None:
+    from bonken_sim.engine.decide import View, decide
+
+    decide(View("bukken", dealer=0, seat=1, hand="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"))
+
+
 def _bench(_level: str) -> None:
     from bonken_sim.engine.yardstick import baseline_playouts, seed_key
 
@@ -173,6 +179,7 @@ _COMPILE: dict[str, Callable[[str], None]] = {
     "deals": _deals,
     "trace": _trace,
     "replay": _replay,
+    "decide": _decide,
     "advise": _advise,
     "games": _games,
     "staked": _staked,
