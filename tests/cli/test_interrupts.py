@@ -134,9 +134,9 @@ def _stop_report(
 ) -> tuple[int, str, str]:
     """``report RUN --workers 2`` stopped by ``sig`` once ``ready``. A try that ends with the
     report written and exit 0 is made again, at most ``TRIES`` in all: on a loaded machine
-    the signal may come after the report has finished, and a report has been seen to carry
-    on after a SIGTERM about once in a few hundred stops (why is not known yet). A report
-    that never stops fails the test."""
+    the signal may come after the report has finished, or the report may carry on after a
+    SIGTERM: seen once in about sixty such stops in the suite's runs, cause not found yet.
+    A report that never stops fails the test."""
     for _ in range(TRIES):
         code, out, err = _stop_when(["report", str(run), "--workers", "2"], ready, sig)
         if not (code == 0 and out.startswith("report of ") and (run / "_report").is_dir()):
