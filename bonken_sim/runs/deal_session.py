@@ -15,16 +15,11 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from bonken_sim.engine.provenance import versions
 from bonken_sim.runs import storage
 from bonken_sim.runs.deal_config import DEAL_RUN, RunConfig
 from bonken_sim.runs.deal_tasks import ChunkResult, ChunkTask, assemble, chunk_tasks
-from bonken_sim.runs.directory import (
-    RunDir,
-    no_interrupts,
-    now,
-    sigterm_as_interrupt,
-    versions,
-)
+from bonken_sim.runs.directory import RunDir, no_interrupts, now, sigterm_as_interrupt
 from bonken_sim.runs.errors import RunError, RunInterrupted
 from bonken_sim.runs.executors import Backend
 from bonken_sim.runs.pipeline import (
@@ -47,7 +42,7 @@ def new_manifest(cfg: RunConfig) -> dict:
         "schema_version": SCHEMA_VERSION,
         "state": "incomplete",
         "config": {**cfg.identity(), "seed_drawn": cfg.seed_drawn, "threads": cfg.threads},
-        "versions": dict(versions()),
+        "versions": versions(),
         "tables": {
             "results": "part-*.parquet: one row per (deal, contract variant)",
             "deals": f"{DEALS_DIR}/part-*.parquet: one row per deal (hands, hand features)",

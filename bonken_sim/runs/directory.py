@@ -24,10 +24,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bonken_sim.engine.provenance import versions
 from bonken_sim.runs.errors import RunError
 from bonken_sim.runs.executors import WorkerMismatch, worker_name
 from bonken_sim.runs.files import TMP_DIR, sha256_file
-from bonken_sim.runs.lock import LOCK_FILE, DirectoryBusy, DirLock, acquire
+from bonken_sim.runs.lock import LOCK_FILE, DirLock, lock_or_refuse
 from bonken_sim.runs.manifest import (
     MANIFEST,
     NotARun,
@@ -41,13 +42,6 @@ RESULTS_DIR = "results"
 REPORT_DIR = "_report"
 #: what a worker must share with the driver for byte-identical parts
 CHECKED_VERSIONS = ("bonken_sim", "engine", "pyarrow")
-
-
-def versions() -> dict[str, str]:
-    """Versions recorded with a run: the provenance record (``engine.provenance``)."""
-    from bonken_sim.engine.provenance import versions as provenance
-
-    return provenance()
 
 
 def check_worker_versions(expected: dict) -> None:
@@ -137,6 +131,18 @@ class RunKind:
     def read_manifest(self, root: Path) -> dict:
         return read_manifest(root, self.format, self.schema_version, kind=self.name)
 
+    def run_to_resume(self, out: Path | None) -> tuple[Path, dict]:
+        """The directory and manifest of the run ``--resume --out out`` completes; the
+        kind's error otherwise (no ``--out``, nothing there, not a run of this kind)."""
+        if out is None:
+            raise self.error("--resume needs --out DIR: the run directory to complete")
+        if self.resume_missing is not None and not _holds_anything(out):
+            raise self.fail(self.resume_missing, out)
+        try:
+            return out, self.read_manifest(out)
+        except NotARun as exc:
+            raise self.error(f"{self.resume_prefix}{exc}") from None
+
     def resume_hint(self, root: Path) -> str:
         """How to resume the run in ``root``; the path quoted for a shell where needed."""
         return self.hint.format(root=shlex.quote(str(root)))
@@ -222,44 +228,20 @@ def open_run_dir(
     return RunDir(kind, root, new_manifest(), lock)
 
 
-def _lock(kind: RunKind, root: Path) -> DirLock | None:
-    """The directory's lock, or None where no lock file can be made (a directory this
-    process cannot write, which it therefore cannot damage: the checks that follow say
-    why it cannot be used)."""
-    try:
-        return acquire(root)
-    except DirectoryBusy as exc:
-        raise kind.error(str(exc)) from None
-    except OSError:
-        return None
-
-
 def _reopen(kind: RunKind, out: Path | None, check) -> RunDir:
-    if out is None:
-        raise kind.error("--resume needs --out DIR: the run directory to complete")
-    root = out
-    if kind.resume_missing is not None and not (root.is_dir() and any(root.iterdir())):
-        raise kind.fail(kind.resume_missing, root)
-    lock = _lock(kind, root) if root.is_dir() else None
+    lock = lock_or_refuse(out, kind.error) if out is not None and out.is_dir() else None
     try:
-        return _reopen_locked(kind, root, check, lock)
+        root, manifest = kind.run_to_resume(out)
+        if check is not None:
+            check(root, manifest)
+        _check_versions(kind, root, manifest)
+        _remove_temporaries(kind, root)
+        manifest["parts"] = [p for p in manifest.get("parts", []) if _intact(kind, root, p)]
+        _make_subdirs(kind, root, kind.dirs_of(manifest))
     except BaseException:
         if lock is not None:
             lock.release()
         raise
-
-
-def _reopen_locked(kind: RunKind, root: Path, check, lock: DirLock | None) -> RunDir:
-    try:
-        manifest = kind.read_manifest(root)
-    except NotARun as exc:
-        raise kind.error(f"{kind.resume_prefix}{exc}") from None
-    if check is not None:
-        check(root, manifest)
-    _check_versions(kind, root, manifest)
-    _remove_temporaries(kind, root)
-    manifest["parts"] = [p for p in manifest.get("parts", []) if _intact(kind, root, p)]
-    _make_subdirs(kind, root, kind.dirs_of(manifest))
     return RunDir(kind, root, manifest, lock)
 
 
@@ -326,7 +308,7 @@ def _claim(kind: RunKind, out: Path | None, seed: int, force: bool) -> tuple[Pat
 
 def _claimed(kind: RunKind, root: Path, force: bool) -> DirLock | None:
     """Lock the existing ``root``, then make it ready for a new run (or refuse)."""
-    lock = _lock(kind, root)
+    lock = lock_or_refuse(root, kind.error)
     try:
         if (root / MANIFEST).exists():
             _check_own_kind(kind, root, force)
@@ -352,6 +334,11 @@ def _make_subdirs(kind: RunKind, root: Path, dirs: tuple[str, ...]) -> None:
         raise kind.fail(kind.cannot_write, root, exc) from None
     if not os.access(root, os.W_OK):
         raise kind.fail(kind.not_writable, root)
+
+
+def _holds_anything(root: Path) -> bool:
+    """``root`` is a directory with something in it besides a lock."""
+    return root.is_dir() and any(entry.name != LOCK_FILE for entry in root.iterdir())
 
 
 def _empty(kind: RunKind, root: Path) -> bool:

@@ -28,10 +28,11 @@ import shlex
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeGuard
 
 from bonken_sim.errors import UserFixableError
 
@@ -71,11 +72,16 @@ class Holder:
         return cls(os.getpid(), socket.gethostname(), _command(), _now())
 
     @classmethod
+    def from_dict(cls, doc: dict) -> Holder:
+        """The holder of a record (``to_dict``); KeyError, TypeError or ValueError when
+        ``doc`` is not one."""
+        return cls(int(doc["pid"]), str(doc["host"]), str(doc["command"]), str(doc["since"]))
+
+    @classmethod
     def parse(cls, text: str) -> Holder | None:
         """The record in a lock file (None for an empty or unreadable one)."""
         try:
-            doc = json.loads(text)
-            return cls(int(doc["pid"]), str(doc["host"]), str(doc["command"]), str(doc["since"]))
+            return cls.from_dict(json.loads(text))
         except (ValueError, KeyError, TypeError):
             return None
 
@@ -197,13 +203,31 @@ def _acquire_by_record(root: Path, fd: int) -> DirLock:
     """The lock on a file system without flock: the record is the lock."""
     try:
         holder = Holder.parse(_read(fd))
-        if holder is not None and holder.pid != os.getpid() and holder.alive() is not False:
+        if _may_run(holder) and holder.pid != os.getpid():
             raise DirectoryBusy(root, holder)
         _write_record(fd)
     except BaseException:
         os.close(fd)
         raise
     return DirLock(root, fd, holder)
+
+
+def _may_run(holder: Holder | None) -> TypeGuard[Holder]:
+    """Whether a record's holder may still run (it does, or it is on another host)."""
+    return holder is not None and holder.alive() is not False
+
+
+def lock_or_refuse(root: Path, error: Callable[[str], Exception]) -> DirLock | None:
+    """A writer's lock on ``root``: ``error(message)`` is raised while another process
+    holds it, and None is the answer where no lock file can be made (a directory this
+    process cannot write, which it therefore cannot damage: the writer's own checks say
+    why it cannot be used)."""
+    try:
+        return acquire(root)
+    except DirectoryBusy as exc:
+        raise error(str(exc)) from None
+    except OSError:
+        return None
 
 
 @contextlib.contextmanager
@@ -233,7 +257,7 @@ def writer_of(root: Path) -> Holder | None:
             if exc.errno not in _NO_FLOCK:
                 return None
             holder = Holder.parse(_read(fd))
-            return holder if holder is not None and holder.alive() is not False else None
+            return holder if _may_run(holder) else None
         fcntl.flock(fd, fcntl.LOCK_UN)
         return None
     finally:

@@ -23,7 +23,6 @@ from typing import Any
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
 from bonken_sim.runs.directory import KIND_NAMES, RunKind
 from bonken_sim.runs.executors import ExecutorError, make_spec
-from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.options import (
     default_threads,
     draw_seed,
@@ -227,15 +226,7 @@ class ConfigKind:
 
     def _manifest(self, root: Path | None) -> dict:
         """The manifest of the run to resume in ``root``."""
-        kind = self.run
-        if root is None:
-            raise kind.error("--resume needs --out DIR: the run directory to complete")
-        if kind.resume_missing is not None and not (root.is_dir() and any(root.iterdir())):
-            raise kind.fail(kind.resume_missing, root)
-        try:
-            return kind.read_manifest(root)
-        except NotARun as exc:
-            raise kind.error(f"{kind.resume_prefix}{exc}") from None
+        return self.run.run_to_resume(root)[1]
 
     def _loaded(self, root: Path | None, manifest: dict) -> Values:
         """The identity options' values as the manifest records them."""

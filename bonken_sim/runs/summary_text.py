@@ -41,7 +41,7 @@ def being_written(writer: dict[str, Any] | None) -> list[str]:
     """The line a summary prints about a run that is being written (none when it is not)."""
     if writer is None:
         return []
-    holder = Holder(int(writer["pid"]), writer["host"], writer["command"], writer["since"])
+    holder = Holder.from_dict(writer)
     return [f"being written now by {holder.describe()}: this covers the parts finished so far"]
 
 

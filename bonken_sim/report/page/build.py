@@ -58,7 +58,7 @@ from bonken_sim.report.page.meta import deal_run_meta, game_run_meta
 from bonken_sim.report.page.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.page.render import html_page, markdown_page
 from bonken_sim.report.page.section_types import page_parts
-from bonken_sim.runs.lock import DirectoryBusy, acquire, writer_of
+from bonken_sim.runs.lock import lock_or_refuse, writer_of
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.storage import DEALS_DIR, VARIANT_NAMES
 
@@ -148,14 +148,8 @@ def _locked_if_inside(run: Path, out: Path) -> Iterator[None]:
     if not out.resolve().is_relative_to(run.resolve()):
         yield
         return
-    try:
-        lock = acquire(run)
-    except DirectoryBusy as exc:
-        raise ReportError(str(exc)) from None
-    except OSError:  # a run directory this process cannot write: the report says so
-        yield
-        return
-    with lock:
+    lock = lock_or_refuse(run, ReportError)
+    with lock if lock is not None else contextlib.nullcontext():
         yield
 
 
@@ -434,12 +428,13 @@ def _finish(tmp: Path, dest: Path, fmts, page: tuple, files: list[str], head: di
         (tmp / "report.md").write_text(markdown_page(title, meta, guide, sections), "utf-8")
         files.append("report.md")
     seconds = time.perf_counter() - t0
+    provenance = versions()
     doc = {
         "format": REPORT_FORMAT,
         "version": 1,
         **head,
-        "bonken_sim": versions()["bonken_sim"],
-        "versions": versions(),
+        "bonken_sim": provenance["bonken_sim"],
+        "versions": provenance,
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
         "formats": list(fmts),
         "files": sorted(files),
