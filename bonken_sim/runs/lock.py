@@ -28,7 +28,7 @@ import shlex
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -135,7 +135,8 @@ def lock_path(root: Path) -> Path:
 
 
 class DirLock:
-    """A held lock on one directory; ``release()`` (or the end of the process) lets it go."""
+    """A held lock on one directory; ``release()`` (or leaving a ``with`` block, or the end of
+    the process) lets it go."""
 
     def __init__(self, root: Path, fd: int | None, took_over: Holder | None) -> None:
         self.root = root
@@ -228,16 +229,6 @@ def lock_or_refuse(root: Path, error: Callable[[str], Exception]) -> DirLock | N
         raise error(str(exc)) from None
     except OSError:
         return None
-
-
-@contextlib.contextmanager
-def locked(root: Path) -> Iterator[DirLock]:
-    """``acquire(root)`` for the length of a ``with`` block."""
-    lock = acquire(root)
-    try:
-        yield lock
-    finally:
-        lock.release()
 
 
 def writer_of(root: Path) -> Holder | None:

@@ -140,7 +140,7 @@ def test_a_killed_writer_does_not_block_the_next(tmp_path):
 def test_a_game_run_is_locked_too(tmp_path):
     out = tmp_path / "G"
     out.mkdir()
-    with L.locked(out):
+    with L.acquire(out):
         code = main(["game", "--games", "50", "--seed", "1", "--out", str(out), "--quiet"])
         assert code == 2
         assert not (out / MANIFEST).exists()
@@ -155,7 +155,7 @@ def finished_run(tmp_path_factory):
 
 
 def test_a_report_into_a_run_being_written_is_refused(finished_run, capsys):
-    with L.locked(finished_run):
+    with L.acquire(finished_run):
         with pytest.raises(ReportError, match=f"being written by pid {os.getpid()}"):
             write_report(finished_run)
         assert not (finished_run / "_report").exists()
@@ -176,7 +176,7 @@ def test_a_report_into_a_run_being_written_is_refused(finished_run, capsys):
 
 def test_summary_json_names_the_writer(finished_run):
     assert summarize(finished_run)["writer"] is None
-    with L.locked(finished_run):
+    with L.acquire(finished_run):
         writer = summarize(finished_run)["writer"]
     assert writer["pid"] == os.getpid() and writer["host"] == socket.gethostname()
 
@@ -195,14 +195,14 @@ def test_acquire_release_and_the_holder(tmp_path):
     assert L.writer_of(tmp_path) == record
     lock.release()
     assert not (tmp_path / L.LOCK_FILE).exists() and L.writer_of(tmp_path) is None
-    with L.locked(tmp_path) as again:
+    with L.acquire(tmp_path) as again:
         assert again.held and again.took_over is None
 
 
 def test_a_stale_record_is_taken_over(tmp_path):
     stale = L.Holder(_dead_pid(), socket.gethostname(), "bonken-sim run", "2026-01-01T00:00:00Z")
     (tmp_path / L.LOCK_FILE).write_text(stale.to_json())
-    with L.locked(tmp_path) as lock:
+    with L.acquire(tmp_path) as lock:
         assert lock.took_over == stale
 
 
@@ -243,7 +243,7 @@ def test_without_flock_the_record_is_the_lock(tmp_path, monkeypatch, pid, host, 
                 L.acquire(tmp_path, retry_seconds=0)
             assert L.writer_of(tmp_path) == holder
         else:
-            with L.locked(tmp_path) as lock:
+            with L.acquire(tmp_path) as lock:
                 assert lock.took_over == holder
             assert not (tmp_path / L.LOCK_FILE).exists()
     finally:
