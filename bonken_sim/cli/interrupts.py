@@ -33,17 +33,31 @@ _received: list[int] = []  # SIGTERM seen in this command (a handler may catch T
 def _stop(signum: int, frame: Any) -> None:
     """The handler of SIGINT and SIGTERM: KeyboardInterrupt or Terminated, where it is safe.
 
-    The import system takes its global lock in a few places just before the ``try`` that
-    releases it; an exception raised there leaves the lock held, and every later import
-    (the cleanup's, a worker pool's) waits for ever. While the lock is held the signal is
-    delivered again 5 ms later instead."""
-    if _imp.lock_held():
+    Never inside an import: the signal is delivered again 5 ms later instead, until the
+    import is done. The import system takes its global lock in a few places just before the
+    ``try`` that releases it; an exception raised there leaves the lock held, and every later
+    import (the cleanup's, a worker pool's) waits for ever. And an interrupt raised while a
+    module runs its top level is lost or disguised: a C extension's initialisation turns it
+    into ``ImportError: initialization failed`` (matplotlib's ft2font, in a report stopped
+    while it imports), which a library that tries an optional import swallows, so that the
+    command carried on as if it had not been stopped."""
+    if _imp.lock_held() or _importing(frame):
         _deliver_later(signum)
         return
     if signum == signal.SIGTERM:
         _received.append(signum)
         raise Terminated
     raise KeyboardInterrupt
+
+
+def _importing(frame: Any) -> bool:
+    """Whether the main thread, stopped at ``frame``, is inside an import (the import
+    system's own frames are on its stack)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _deliver_later(signum: int) -> None:
