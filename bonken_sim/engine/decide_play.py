@@ -134,9 +134,7 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision
     weighed: tuple[Weighed, ...] = ()
     if expert and explain and int(k) > 0:
         weighed = _expert_weighed(legal_cards, int(tie), int(k), _workspace()[1][4])
-    return Decision(
-        card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed
-    )
+    return Decision(card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed)
 
 
 def _expert_weighed(cards: list[int], tie: int, k: int, sums: np.ndarray) -> tuple[Weighed, ...]:
@@ -151,5 +149,7 @@ def _expert_weighed(cards: list[int], tie: int, k: int, sums: np.ndarray) -> tup
         var = (squares - total * mean) / (k - 1) if k > 1 else math.nan
         se = math.sqrt(max(var, 0.0) / k) if k > 1 else None
         value = mean if c == tie else base + mean
-        out.append(Weighed(card_str(c), round(float(value), 4), None if se is None else round(se, 4)))
+        out.append(
+            Weighed(card_str(c), round(float(value), 4), None if se is None else round(se, 4))
+        )
     return tuple(sorted(out, key=lambda w: -w.value))
