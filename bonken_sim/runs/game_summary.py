@@ -127,11 +127,11 @@ def _estimate(s: np.ndarray, n: int, k: int = 1) -> dict[str, Any]:
 
 
 def summarize_game_run(path: str | os.PathLike) -> dict[str, Any]:
-    """The summary of the game run in ``path`` as a JSON-ready dict (``kind`` "games"), over
-    its finished parts: it also works on an incomplete run. NotARun when ``path`` is not a
-    game run or its parts cannot be read."""
+    """The summary of the game run (or match) in ``path`` as a JSON-ready dict (``kind``
+    "games"), over its finished parts: it also works on an incomplete run. NotARun when
+    ``path`` is not a game run or its parts cannot be read."""
     root = Path(path)
-    manifest = game_manifest(root)
+    manifest = game_manifest(root, matches=True)
     cfg = manifest["config"]
     players = [str(x) for x in cfg["players"]]
     profiles = list(dict.fromkeys(players))

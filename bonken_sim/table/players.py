@@ -1,0 +1,487 @@
+"""A seat's player at a match table: a built-in profile (``Builtin``) or an outside program
+spoken to in the player protocol (``External``, docs/PROTOCOL.md).
+
+Both decide through the same path: a view (``PlayView``, ``ChooseView``, ``DoubleView``) in,
+the value out (a card or ``"pass"``, a variant name, the seats doubled). A built-in profile
+calls ``decide`` itself. An outside program gets the view as a request and its answer is
+checked; an answer that cannot stand is a **fault**, handled the same way every time:
+
+- kinds: ``crash`` (the program exited, or its pipe closed), ``timeout`` (no whole answer
+  within the time limit), ``malformed`` (not an answer to this request: ``ProtocolError``),
+  ``refused`` (it answered an error: it cannot answer the request), ``illegal`` (a card not
+  among ``decide``'s legal cards, a contract the chooser may not choose, a double the rules
+  forbid);
+- the answer is refused: the program gets the table manager's error notice when it is still
+  running (after a malformed, refused or illegal answer);
+- the table plays the **fallback**, the ``basic`` profile's decision there (``decide``, the
+  same call that gave the legal options), and the match goes on; the caller records the
+  fault (``Decided.fault``);
+- after a crash or a timeout the program is killed (its process group) and started again,
+  with a fresh hello and the current game's ``game_start``, before its next decision. A
+  program that cannot be started (the command does not run, its hello is missing, refused
+  or malformed), or that crashes or times out before answering one request after each of
+  ``MAX_FAILED_STARTS`` starts in a row, stops the match: ``PlayerFailed``, one line.
+
+Reading never blocks for ever: the program's stdout is read with ``select`` against the
+decision's deadline, and writes to its stdin wait for the pipe the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from bonken_sim.engine.decide import ChooseView, Decision, DoubleView, PlayView, decide
+from bonken_sim.engine.games import PROFILES
+from bonken_sim.errors import BadValue, UserFixableError
+from bonken_sim.rules.rulesets import Ruleset
+from bonken_sim.table import protocol as P
+
+#: how a seat names an outside program: ``cmd:COMMAND`` (split as a shell would, not run by one)
+COMMAND_PREFIX = "cmd:"
+#: the profile whose decision the table plays when a program's answer is refused
+FALLBACK = "basic"
+#: default seconds a program has for each decision
+DEFAULT_TIME_LIMIT = 10.0
+#: seconds a program has to answer hello (starting an interpreter and loading a model may
+#: take longer than one decision; the time limit applies when it is longer)
+HELLO_SECONDS = 60.0
+#: starts in a row that end in a crash or a timeout before any answer: the match stops
+MAX_FAILED_STARTS = 3
+#: seconds a program has to exit after ``quit`` before it is killed
+QUIT_SECONDS = 2.0
+
+FAULT_KINDS = ("crash", "timeout", "malformed", "refused", "illegal")
+
+View = PlayView | ChooseView | DoubleView
+
+
+class PlayerFailed(UserFixableError):
+    """An outside program that cannot be played with (it does not start, or fails every
+    start): the match stops; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """An answer refused: its kind (``FAULT_KINDS``), why, and what the program answered
+    (the line as read, or the value; None when nothing came)."""
+
+    kind: str
+    message: str
+    answer: Any = None
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A seat's decision as the table plays it: the value, and the fault when the player's
+    own answer was refused (the value is then the fallback's)."""
+
+    value: Any
+    fault: Fault | None = None
+
+
+def is_command(spec: str) -> bool:
+    return spec.startswith(COMMAND_PREFIX)
+
+
+def parse_player(spec: Any) -> str:
+    """One seat's player as given: a profile name (lower case) or ``cmd:COMMAND``; BadValue
+    with a one-line message otherwise."""
+    text = str(spec).strip()
+    if is_command(text):
+        command = text[len(COMMAND_PREFIX) :].strip()
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise BadValue(f"cannot split the command of {text!r}: {exc}") from None
+        if not argv:
+            raise BadValue(f"{text!r} names no command (cmd:COMMAND, e.g. cmd:./my_bot)")
+        return COMMAND_PREFIX + command
+    name = text.lower()
+    if name not in PROFILES:
+        raise BadValue(
+            f"unknown player {text!r} (a profile: {', '.join(PROFILES)}; or cmd:COMMAND)"
+        )
+    return name
+
+
+def value_of(kind: str, d: Decision) -> Any:
+    """The value of ``decide``'s decision for a ``kind`` request."""
+    if kind == "play":
+        return d.card
+    if kind == "choose":
+        return d.contract
+    return tuple(sorted(int(q) for q in d.doubles))
+
+
+def legal_fault(kind: str, value: Any, ref: Decision) -> str | None:
+    """Why ``value`` is not a legal answer where ``ref`` (decide's decision there) holds the
+    legal options; None when it is legal."""
+    if kind == "play":
+        if ref.card == P.PASS:  # Domino: nothing playable, the pass is forced
+            return None if value == P.PASS else f"{value} played where only a pass is legal"
+        if value in ref.legal:
+            return None
+        if value == P.PASS:
+            return f"a pass where cards are playable ({' '.join(ref.legal)})"
+        return f"{value} is not legal there (legal: {' '.join(ref.legal)})"
+    if kind == "choose":
+        if value in ref.legal:
+            return None
+        return f"{value} may not be chosen (legal: {', '.join(ref.legal)})"
+    may = {int(q) for q in ref.legal}
+    bad = [q for q in value if q not in may]
+    if not bad:
+        return None
+    allowed = ", ".join(str(q) for q in sorted(may)) or "none"
+    return f"may not double seat {', '.join(map(str, bad))} (may double: {allowed})"
+
+
+class Player:
+    """A seat's player. ``spec`` is how the match names it (a profile, ``cmd:...``)."""
+
+    spec: str
+
+    def open(self, ruleset: Ruleset) -> None:
+        """Before the first game (an outside program is started on its first decision)."""
+
+    def notice(self, msg: Mapping[str, Any]) -> Fault | None:
+        """A notice without an answer (game_start, deal_end, game_end); a fault when the
+        program is found dead on the way."""
+        return None
+
+    def decide(self, kind: str, view: View, seed: int) -> Decided:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """After the last game, or when the match stops."""
+
+    @property
+    def starts(self) -> int:
+        return 0
+
+
+class Builtin(Player):
+    """A profile of ``engine.games.PROFILES``, deciding through ``decide`` (its card tier,
+    its choice and doubling policies). ``seed`` matters only to random decisions."""
+
+    def __init__(self, profile: str):
+        self.spec = profile
+
+    def decide(self, kind: str, view: View, seed: int) -> Decided:
+        return Decided(value_of(kind, decide(view, self.spec, seed)))
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Dead(Exception):
+    pass
+
+
+class _Pipes:
+    """A running program's stdin and stdout as non-blocking descriptors: whole lines read
+    and written against a deadline."""
+
+    def __init__(self, proc: subprocess.Popen):
+        assert proc.stdin is not None and proc.stdout is not None
+        self.proc = proc
+        self.out_fd = proc.stdin.fileno()
+        self.in_fd = proc.stdout.fileno()
+        os.set_blocking(self.out_fd, False)
+        os.set_blocking(self.in_fd, False)
+        self.buf = bytearray()
+        self.skipping = False  # inside a line too long to keep: dropped up to its newline
+
+    def write(self, text: str, deadline: float) -> None:
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            try:
+                n = os.write(self.out_fd, data)
+                data = data[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                raise _Dead("its stdin is closed") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Timeout("it does not read its stdin")
+            select.select([], [self.out_fd], [], left)
+
+    def line(self, deadline: float) -> bytes:
+        """The next whole line (without its newline); _Timeout, _Dead at the end of the
+        file, ProtocolError for a line longer than the protocol allows (dropped up to its
+        newline)."""
+        while True:
+            cut = self.buf.find(b"\n")
+            if cut >= 0:
+                line = bytes(self.buf[:cut])
+                del self.buf[: cut + 1]
+                if self.skipping:  # the end of a line already refused as too long
+                    self.skipping = False
+                    continue
+                return line
+            if self.skipping:
+                self.buf.clear()
+            elif len(self.buf) > P.MAX_LINE:
+                self.buf.clear()
+                self.skipping = True
+                raise P.ProtocolError(f"a line is longer than {P.MAX_LINE} bytes")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Timeout("no answer")
+            ready, _, _ = select.select([self.in_fd], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.in_fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise _Dead("its stdout closed")
+            self.buf += chunk
+
+
+class External(Player):
+    """An outside program (``cmd:COMMAND``) at one seat: started on its first decision,
+    spoken to in the player protocol, restarted after a crash or a timeout.
+
+    ``stderr``: a file its standard error is appended to (None: passed through)."""
+
+    def __init__(
+        self,
+        spec: str,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        stderr: Path | None = None,
+        cwd: Path | None = None,
+    ):
+        self.spec = spec
+        self.argv = shlex.split(spec[len(COMMAND_PREFIX) :])
+        self.time_limit = float(time_limit)
+        self.stderr_path = stderr
+        self.cwd = cwd
+        self.ruleset: Ruleset | None = None
+        self.proc: subprocess.Popen | None = None
+        self.pipes: _Pipes | None = None
+        self.err: IO[bytes] | None = None
+        self.name = ""  # what the program calls itself in its hello
+        self.next_id = 0
+        self.game_notice: Mapping[str, Any] | None = None  # the current game's game_start
+        self.failed_starts = 0  # starts in a row ended by a crash or timeout, no answer given
+        self.answered = False  # this start has answered a request
+        self._starts = 0
+
+    @property
+    def starts(self) -> int:
+        return self._starts
+
+    def open(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    # -- the process -----------------------------------------------------------------------
+    def _start(self) -> None:
+        """Start the program and shake hands; PlayerFailed when it cannot be played with."""
+        if self.failed_starts >= MAX_FAILED_STARTS:
+            raise PlayerFailed(
+                f"{self.spec!r} crashed or timed out before answering after each of "
+                f"{MAX_FAILED_STARTS} starts in a row{self._see_log()}"
+            )
+        self._starts += 1
+        if self.stderr_path is not None and self.err is None:
+            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            self.err = open(self.stderr_path, "ab")  # noqa: SIM115 (kept open across starts)
+        if self.err is not None:
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+            self.err.write(f"--- bonken-sim: start {self._starts} of {self.spec} at {stamp}\n".encode())
+            self.err.flush()
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.err,
+                cwd=self.cwd,
+                start_new_session=True,  # Ctrl-C at the terminal stops the table, not it
+            )
+        except OSError as exc:
+            raise PlayerFailed(
+                f"cannot start {self.spec!r}: {exc.strerror or exc}"
+                + (f" ({self.argv[0]})" if exc.filename is None else f" ({exc.filename})")
+            ) from None
+        self.pipes = _Pipes(self.proc)
+        self.answered = False
+        assert self.ruleset is not None
+        deadline = time.monotonic() + max(self.time_limit, HELLO_SECONDS)
+        try:
+            self.pipes.write(P.encode(P.hello(self.ruleset)), deadline)
+            line = self.pipes.line(deadline)
+            self.name, _ = P.hello_from_json(P.decode(line))
+        except (_Timeout, _Dead) as exc:
+            self._kill()
+            self.failed_starts += 1
+            if self.failed_starts >= MAX_FAILED_STARTS:
+                raise PlayerFailed(
+                    f"{self.spec!r} gave no hello ({exc}) after {MAX_FAILED_STARTS} starts in a "
+                    f"row{self._see_log()}"
+                ) from None
+            return self._start()
+        except P.ProtocolError as exc:
+            self._kill()
+            raise PlayerFailed(f"{self.spec!r} cannot play this match: {exc}") from None
+        if self.game_notice is not None:
+            self.pipes.write(P.encode(self.game_notice), deadline)
+
+    def _see_log(self) -> str:
+        return "" if self.stderr_path is None else f"; its stderr is in {self.stderr_path}"
+
+    def _alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def _kill(self) -> None:
+        """Stop the program at once: its whole process group (it runs in a session of its
+        own), then wait for it."""
+        proc = self.proc
+        self.proc, self.pipes = None, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        for f in (proc.stdin, proc.stdout):
+            with contextlib.suppress(OSError):
+                f.close()
+
+    def _lost(self, kind: str, why: str, answer: Any = None) -> Fault:
+        """A crash or a timeout: the program goes (started again before its next decision)."""
+        if not self.answered:
+            self.failed_starts += 1
+        code = None if self.proc is None else self.proc.poll()
+        self._kill()
+        if kind == "crash" and code is not None:
+            why = f"{why} (exit status {code})"
+        return Fault(kind, why, answer)
+
+    def close(self) -> None:
+        """``quit``, then a short wait for it to exit; killed after that."""
+        if self._alive():
+            assert self.pipes is not None and self.proc is not None
+            with contextlib.suppress(_Timeout, _Dead):
+                self.pipes.write(P.encode(P.QUIT), time.monotonic() + QUIT_SECONDS)
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()  # type: ignore[union-attr]
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=QUIT_SECONDS)
+        self._kill()
+        if self.err is not None:
+            self.err.close()
+            self.err = None
+
+    # -- messages --------------------------------------------------------------------------
+    def notice(self, msg: Mapping[str, Any]) -> Fault | None:
+        if msg.get("type") == "game_start":
+            self.game_notice = msg
+        elif msg.get("type") == "game_end":
+            self.game_notice = None
+        if not self._alive():
+            if self.proc is None:
+                return None  # not started yet, or lost: the next decision starts it
+            return self._lost("crash", f"it exited before the {msg.get('type')} notice")
+        assert self.pipes is not None
+        try:
+            self.pipes.write(P.encode(msg), time.monotonic() + self.time_limit)
+        except _Dead as exc:
+            return self._lost("crash", f"{exc} (at the {msg.get('type')} notice)")
+        except _Timeout as exc:
+            return self._lost("timeout", f"{exc} (at the {msg.get('type')} notice)")
+        return None
+
+    def decide(self, kind: str, view: View, seed: int) -> Decided:
+        ref = decide(view, FALLBACK, seed)
+        value, fault = self._ask(kind, view, ref)
+        if fault is None:
+            return Decided(value)
+        return Decided(value_of(kind, ref), fault)
+
+    def _ask(self, kind: str, view: View, ref: Decision) -> tuple[Any, Fault | None]:
+        """Send the request and read the answer: (its value, None), or (None, the fault)."""
+        if self.proc is not None and not self._alive():
+            # it exited since its last message: this decision is the one it misses
+            return None, self._lost("crash", "it exited between requests")
+        if self.proc is None:
+            self._start()
+        assert self.pipes is not None
+        self.next_id += 1
+        rid = self.next_id
+        deadline = time.monotonic() + self.time_limit
+        line = b""
+        try:
+            self.pipes.write(P.encode(P.request(kind, rid, view)), deadline)
+            while True:
+                line = self.pipes.line(deadline)
+                msg = P.decode(line)
+                if not _stale(msg, kind, rid):
+                    break  # else an answer to an earlier request, already settled
+            value, _ = P.answer_from_json(kind, msg, rid, self.ruleset)
+        except _Dead as exc:
+            return None, self._lost("crash", str(exc), _text(line))
+        except _Timeout:
+            partial = _text(bytes(self.pipes.buf)) if self.pipes is not None else None
+            return None, self._lost("timeout", f"no answer within {self.time_limit:g} s", partial)
+        except P.ProtocolError as exc:
+            self.answered, self.failed_starts = True, 0
+            kind_of = "refused" if isinstance(exc, P.PlayerRefused) else "malformed"
+            fault = Fault(kind_of, str(exc), _text(line))
+            return None, fault if kind_of == "refused" else self._refuse(rid, fault)
+        self.answered, self.failed_starts = True, 0
+        why = legal_fault(kind, value, ref)
+        if why is not None:
+            shown = list(value) if kind == "double" else value
+            return None, self._refuse(rid, Fault("illegal", why, shown))
+        return value, None
+
+    def _refuse(self, rid: int, fault: Fault) -> Fault:
+        """Tell a running program its answer was refused (the TM's error notice)."""
+        if self.pipes is not None:
+            with contextlib.suppress(_Timeout, _Dead):
+                notice = P.error(f"answer refused ({fault.kind}): {fault.message}", rid)
+                self.pipes.write(P.encode(notice), time.monotonic() + self.time_limit)
+        return fault
+
+
+def _stale(msg: Mapping[str, Any], kind: str, rid: int) -> bool:
+    """An answer (of the right type) to a request before ``rid``: left over from an answer
+    already refused, e.g. a second line written for one request."""
+    mid = msg.get("id")
+    return (
+        msg.get("type") == kind and isinstance(mid, int) and not isinstance(mid, bool) and mid < rid
+    )
+
+
+def _text(line: bytes) -> str | None:
+    """A line as the faults file shows it (None: nothing was read); a long one cut."""
+    if not line:
+        return None
+    text = line.decode("utf-8", "replace")
+    return text if len(text) <= 500 else text[:500] + "…"
+
+
+def make_player(
+    spec: str, time_limit: float, stderr: Path | None = None, cwd: Path | None = None
+) -> Player:
+    """The player of a seat named ``spec`` (``parse_player``'s form)."""
+    if is_command(spec):
+        return External(spec, time_limit, stderr, cwd)
+    return Builtin(spec)
