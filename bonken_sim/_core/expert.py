@@ -99,7 +99,7 @@ def expert_workspace():
 def best_card(L, diffs, tie, k):
     """The card of ``L`` of the largest mean gain over the advanced card ``tie`` (``diffs[0,
     c]``: the sum over the ``k`` samples of card c's score minus tie's; ``diffs[1, c]``: of
-    their squares), counting only a gain above ``DEVIATE_Z`` standard errors of its paired
+    their squares; at ``tie`` itself its own score's sums), counting only a gain above ``DEVIATE_Z`` standard errors of its paired
     mean: a card the samples do not show better stays unplayed. Ties: the lowest card."""
     pick = tie
     best = 0.0
@@ -195,6 +195,7 @@ def make_trick_expert(rollout):
                 v = rollout_value(row, p, sample, scores, tricks, stake, state, xs)
                 if c == tie:
                     base = v
+                    add_diff(sums, tie, v)  # its own score, for a view's explanation
                 else:
                     add_diff(sums, c, v - base)
                 if m == U0:
@@ -240,6 +241,7 @@ def make_domino_expert(rollout):
                 rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
                 if c == tie:
                     base = wscores[turn]
+                    add_diff(sums, tie, base)  # its own score, for a view's explanation
                 else:
                     add_diff(sums, c, wscores[turn] - base)
                 if m == U0:

@@ -124,6 +124,50 @@ def choose_random(s, neg_free, trump_free, may_trump, must_trump):
 
 
 @jit(_nrt=False, inline="always")
+def doubling_step(d, v, dealer, own, bits, mean, bonus, theta, total, chooser_starts):
+    """Seat ``d``'s turn in the doubling pass: the seats it doubles, as bits (bit t: d
+    doubles t), given its own expected score ``own`` in ``v`` and the doubles said before
+    it (``bits`` as ``doubling_pass`` keeps them). ``decide`` asks it for one seat."""
+    chooser = (dealer + 2) & 3
+    chooser_est = mean[v, 2] + bonus[v]
+    th_chooser = theta[v, 0]
+    th_other = theta[v, 1]
+    th_back = theta[v, 2] if d == chooser else theta[v, 3]  # to double back
+    starts = d != chooser or chooser_starts  # may double a seat that did not double him
+    # what the seat expects a non-chooser to score
+    other = (total - own) / 3.0 if d == chooser else (total - own - chooser_est) / 2.0
+    ok = 0
+    n_ok = 0
+    all_zaal = True
+    for t in range(4):
+        if t == d:
+            continue
+        est = own - (chooser_est if t == chooser else other)
+        th = th_chooser if t == chooser else th_other
+        back = (bits >> (4 * t + d)) & 1 != 0
+        # bitwise, not `and`/`or`: these outcomes are unpredictable branches
+        yes = (est > (th_back if back else th)) & (back | starts)
+        all_zaal = all_zaal & (est > th_back)
+        n_ok += yes
+        ok |= np.int64(yes) << t
+    if starts and n_ok == 3 and not all_zaal:
+        # at most two doubles: the one with the least margin goes (rare: found only now)
+        weakest = -1
+        margin = np.inf
+        for t in range(4):
+            if t == d:
+                continue
+            est = own - (chooser_est if t == chooser else other)
+            th = th_chooser if t == chooser else th_other
+            need = th_back if (bits >> (4 * t + d)) & 1 else th
+            if est - need < margin:
+                margin = est - need
+                weakest = t
+        ok &= ~(1 << weakest)
+    return ok
+
+
+@jit(_nrt=False, inline="always")
 def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_starts):
     """One pass in the order D+3, D, D+1, chooser (bonken_sim.doubling.doubles_from_estimates).
 
@@ -132,48 +176,13 @@ def doubling_pass(v, dealer, pol, own_ev, mean, bonus, theta, total, chooser_sta
     start doubles like anyone else, not only double back. Decisions are kept as bits, not in
     arrays: the pass runs on every deal of a game.
     """
-    chooser = (dealer + 2) & 3
-    chooser_est = mean[v, 2] + bonus[v]
-    th_chooser = theta[v, 0]
-    th_other = theta[v, 1]
     bits = 0
     for step in (3, 0, 1, 2):
         d = (dealer + step) & 3
         if pol[d] == DOUBLE_NEVER:
             continue
-        own = own_ev[d]
-        th_back = theta[v, 2] if d == chooser else theta[v, 3]  # to double back
-        starts = d != chooser or chooser_starts  # may double a seat that did not double him
-        # what the seat expects a non-chooser to score
-        other = (total - own) / 3.0 if d == chooser else (total - own - chooser_est) / 2.0
-        ok = 0
-        n_ok = 0
-        all_zaal = True
-        for t in range(4):
-            if t == d:
-                continue
-            est = own - (chooser_est if t == chooser else other)
-            th = th_chooser if t == chooser else th_other
-            back = (bits >> (4 * t + d)) & 1 != 0
-            # bitwise, not `and`/`or`: these outcomes are unpredictable branches
-            yes = (est > (th_back if back else th)) & (back | starts)
-            all_zaal = all_zaal & (est > th_back)
-            n_ok += yes
-            ok |= np.int64(yes) << t
-        if starts and n_ok == 3 and not all_zaal:
-            # at most two doubles: the one with the least margin goes (rare: found only now)
-            weakest = -1
-            margin = np.inf
-            for t in range(4):
-                if t == d:
-                    continue
-                est = own - (chooser_est if t == chooser else other)
-                th = th_chooser if t == chooser else th_other
-                need = th_back if (bits >> (4 * t + d)) & 1 else th
-                if est - need < margin:
-                    margin = est - need
-                    weakest = t
-            ok &= ~(1 << weakest)
+        ok = doubling_step(d, v, dealer, own_ev[d], bits, mean, bonus, theta, total,
+                           chooser_starts)  # fmt: skip
         bits |= ok << (4 * d)
     return bits
 

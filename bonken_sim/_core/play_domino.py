@@ -124,4 +124,5 @@ def _make_domino_loop(advanced, expert_choice=None):
 
 play_domino = _make_domino_loop(False)[0]
 adv_domino, roll_domino = _make_domino_loop(True)
-exp_domino = _make_domino_loop(True, make_domino_expert(roll_domino))[0]
+expert_domino = make_domino_expert(roll_domino)  # also called from a view (``decide``)
+exp_domino = _make_domino_loop(True, expert_domino)[0]

@@ -332,6 +332,10 @@ tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, False)[0]
 adv_tricks_negative, roll_negative = _make_trick_loop(FAMILY_NEGATIVE, True)
 adv_tricks_laatste, roll_laatste = _make_trick_loop(FAMILY_LAATSTE, True)
 adv_tricks_troeven, roll_troeven = _make_trick_loop(FAMILY_TROEVEN, True)
-exp_tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, True, make_trick_expert(roll_negative))[0]
-exp_tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, True, make_trick_expert(roll_laatste))[0]
-exp_tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, True, make_trick_expert(roll_troeven))[0]
+# The expert's decisions, also called on their own from a seat's view (``decide``).
+expert_negative = make_trick_expert(roll_negative)
+expert_laatste = make_trick_expert(roll_laatste)
+expert_troeven = make_trick_expert(roll_troeven)
+exp_tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, True, expert_negative)[0]
+exp_tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, True, expert_laatste)[0]
+exp_tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, True, expert_troeven)[0]

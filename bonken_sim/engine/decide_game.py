@@ -1,0 +1,193 @@
+"""A game's decisions besides card play, from one seat's view: the chooser's contract
+(``ChooseView``) and a seat's doubles (``DoubleView``), by the game kernel's own functions
+(``_core/decide_game.py``), so a fitted profile decides exactly as in ``bonken-sim game``.
+
+The options follow RULES.md §5-§6 and the ruleset: the chooser picks a negative still open
+or, once per game, troeven with a trump option still open, and must call troeven on his last
+turn without it; under a fixed order the deal's contract is set; a house rule may keep a
+hand without an ace or a 2 from choosing or doubling Domino. The doubling pass goes D+3, D,
+D+1, then the chooser, who may only double back (unless the ruleset lets him start).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+
+from bonken_sim._core import decide_game as DG
+from bonken_sim._core import game as G
+from bonken_sim._core.ids import ACES_AND_TWOS, N_NEGATIVE, N_VARIANTS
+from bonken_sim._core.playout import kernel_table
+from bonken_sim._core.ruleset import DOMINO, F_CHOOSER_STARTS, F_TOTAL
+from bonken_sim._core.seat_value import value_tables
+from bonken_sim.engine.games import ModelArrays, model_arrays, models_for_table
+from bonken_sim.engine.views import (
+    BadView,
+    ChooseView,
+    Decision,
+    DoubleView,
+    Weighed,
+    full_hand,
+    ruleset_of,
+    seat_of,
+    variant_of,
+    view_stream,
+)
+from bonken_sim.models.choice import load_models
+from bonken_sim.rules.names import variant_names
+from bonken_sim.rules.rulesets import Ruleset
+
+#: the doubling pass: seats in this order relative to the dealer
+PASS_STEPS = (3, 0, 1, 2)
+
+
+@functools.lru_cache(maxsize=16)
+def _models(key: str) -> tuple[ModelArrays, np.ndarray, np.ndarray]:
+    """The fitted models as the game kernel reads them under a ruleset (by its record):
+    (model arrays, value tables, kernel table)."""
+    rules = Ruleset.from_dict(json.loads(key))
+    table = kernel_table(rules.table)
+    ma = models_for_table(model_arrays(load_models()), table)
+    return ma, value_tables(ma.coef), table
+
+
+def _models_for(rules: Ruleset) -> tuple[ModelArrays, np.ndarray, np.ndarray]:
+    return _models(json.dumps(rules.to_dict(), sort_keys=True))
+
+
+def _open_masks(view: ChooseView, rules: Ruleset) -> tuple[int, int]:
+    """(negatives still open, trump options still open) as the kernel's bit masks."""
+    if isinstance(view.open, str) or not hasattr(view.open, "__iter__"):
+        raise BadView(f"open must be a list of contract variants, got {view.open!r}")
+    neg, trump = 0, 0
+    for name in view.open:
+        v = variant_of(name, rules).id
+        if v < N_NEGATIVE:
+            neg |= 1 << v
+        else:
+            trump |= 1 << (v - N_NEGATIVE)
+    return neg, trump
+
+
+def _choice_inputs(view: ChooseView):
+    rules = ruleset_of(view.ruleset)
+    dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
+    if me != (dealer + 2) & 3:
+        raise BadView(f"seat {me} does not choose: the chooser sits across from the dealer")
+    k = view.deal
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 0 <= k <= 10:
+        raise BadView(f"deal must be 0 to 10 (the deal of the game), got {k!r}")
+    if not isinstance(view.had_troeven, bool | np.bool_):
+        raise BadView(f"had_troeven must be true or false, got {view.had_troeven!r}")
+    hand = full_hand(view.hand)
+    neg, trump = _open_masks(view, rules)
+    return rules, int(k), hand, neg, trump
+
+
+def decide_choose(view: ChooseView, fitted: bool, seed: int, explain: bool) -> Decision:
+    """The chooser's contract: the fitted relative-value choice, else a uniform one (drawn
+    with ``seed``)."""
+    rules, k, hand, neg, trump = _choice_inputs(view)
+    ma, vt, table = _models_for(rules)
+    relv = np.zeros(N_VARIANTS)
+    cvals = np.zeros(N_VARIANTS)
+    ds = view_stream(seed, 0xC400, view.dealer, k, hand, neg, trump, int(view.had_troeven))
+    free = (neg, trump, not view.had_troeven)
+    v, legal = DG.decide_choice(
+        ds, k, np.uint64(hand), fitted, rules.order == "fixed", G.domino_restricted(table),
+        free, ma.mean, ma.tau, vt, relv, cvals,
+    )  # fmt: skip
+    names = variant_names(rules)
+    options = tuple(names[u] for u in range(N_VARIANTS) if (legal >> u) & 1)
+    if v < 0 or not options:
+        raise BadView("no contract is open to the chooser (every one is played or not his)")
+    weighed: tuple[Weighed, ...] = ()
+    if explain and fitted:
+        rel = [Weighed(names[u], round(float(relv[u]), 4)) for u in range(N_VARIANTS)
+               if (legal >> u) & 1]  # fmt: skip
+        weighed = tuple(sorted(rel, key=lambda w: -w.value))
+    return Decision(legal=options, contract=names[int(v)], kind="choose", weighed=weighed)
+
+
+def pass_order(dealer: int) -> list[int]:
+    """The seats in doubling order: D+3, D, D+1, then the chooser D+2."""
+    return [(dealer + s) & 3 for s in PASS_STEPS]
+
+
+def _said(view: DoubleView, dealer: int, me: int) -> int:
+    """The doubles said before ``me`` as bits (4·doubler + target), checked: each by a seat
+    before him in the pass, against another seat, once."""
+    order = pass_order(dealer)
+    before = order[: order.index(me)]
+    chooser = (dealer + 2) & 3
+    bits = 0
+    if isinstance(view.doubles, str) or not hasattr(view.doubles, "__iter__"):
+        raise BadView(f"doubles must be a list of (doubler, target), got {view.doubles!r}")
+    for i, item in enumerate(view.doubles):
+        if isinstance(item, str) or not hasattr(item, "__len__") or len(item) != 2:
+            raise BadView(f"double {i} must be (doubler, target), got {item!r}")
+        a = seat_of(item[0], f"the doubler of double {i}")
+        b = seat_of(item[1], f"the target of double {i}")
+        if a == b:
+            raise BadView(f"double {i}: seat {a} cannot double itself")
+        if a not in before:
+            raise BadView(f"double {i}: seat {a} does not double before seat {me} in the pass")
+        if a == chooser:
+            raise BadView(f"double {i}: the chooser doubles last")
+        if bits >> (4 * a + b) & 1:
+            raise BadView(f"double {i}: seat {a} doubles seat {b} twice")
+        bits |= 1 << (4 * a + b)
+    return bits
+
+
+def _may_double(view: DoubleView, rules: Ruleset, table: np.ndarray, v: int, hand: int,
+                bits: int, me: int, dealer: int) -> list[int]:  # fmt: skip
+    """The seats ``me`` may double: any other, the chooser only those who doubled him
+    (unless the ruleset lets him start); none in Domino without an ace or a 2 where a
+    house rule asks for one."""
+    if G.domino_restricted(table) and v == DOMINO and hand & ACES_AND_TWOS == 0:
+        return []
+    chooser = (dealer + 2) & 3
+    starts = me != chooser or table[0, F_CHOOSER_STARTS] != 0
+    return [t for t in range(4) if t != me and (starts or bits >> (4 * t + me) & 1)]
+
+
+def decide_double(view: DoubleView, policy: int, choice: int, explain: bool) -> Decision:
+    """The seats a seat doubles: the fitted thresholds (``policy`` fitted), else none.
+    ``choice``: the profile's choice policy (a fitted chooser weighs his hand as his
+    choice did)."""
+    rules = ruleset_of(view.ruleset)
+    if not rules.doubling:
+        raise BadView("the ruleset plays without doubling: there is no doubling pass")
+    dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
+    hand = full_hand(view.hand)
+    v = variant_of(view.contract, rules).id
+    bits = _said(view, dealer, me)
+    ma, vt, table = _models_for(rules)
+    may = _may_double(view, rules, table, v, hand, bits, me, dealer)
+    legal = tuple(str(t) for t in may)
+    if policy != G.DOUBLE_FITTED or not may:
+        return Decision(legal=legal, kind="double")
+    total = float(table[v, F_TOTAL])
+    chooser_starts = bool(table[0, F_CHOOSER_STARTS] != 0)
+    models = (ma.mean, ma.bonus, ma.theta, vt, total, chooser_starts)
+    ok, own = DG.decide_doubles(v, dealer, me, np.uint64(hand), bits,
+                                choice == G.CHOICE_FITTED, models, np.zeros(N_VARIANTS))  # fmt: skip
+    doubles = tuple(t for t in range(4) if (int(ok) >> t) & 1)
+    weighed: tuple[Weighed, ...] = ()
+    if explain:
+        weighed = _double_weighed(ma, v, dealer, me, float(own), total, may)
+    return Decision(legal=legal, doubles=doubles, kind="double", weighed=weighed)
+
+
+def _double_weighed(ma: ModelArrays, v: int, dealer: int, me: int, own: float, total: float,
+                    may: list[int]) -> tuple[Weighed, ...]:  # fmt: skip
+    """Per seat ``me`` may double, its estimate of its own score minus that seat's (the
+    estimate the thresholds are compared with, ``game.doubling_step``)."""
+    chooser = (dealer + 2) & 3
+    chooser_est = float(ma.mean[v, 2] + ma.bonus[v])
+    other = (total - own) / 3.0 if me == chooser else (total - own - chooser_est) / 2.0
+    out = [Weighed(str(t), round(own - (chooser_est if t == chooser else other), 4)) for t in may]
+    return tuple(sorted(out, key=lambda w: -w.value))

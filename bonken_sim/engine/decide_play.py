@@ -1,0 +1,155 @@
+"""A card decision from a seat's view (``PlayView``): the position replayed from the public
+plays in the core (``_core/decide.py``) and the tier's card there, for the expert with what
+its search weighed."""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from bonken_sim._core import decide as D
+from bonken_sim._core.expert import expert_workspace
+from bonken_sim._core.ids import PASS, STRAT_ADVANCED, STRAT_BASIC, STRAT_RANDOM, TIER_MASK
+from bonken_sim._core.playout import kernel_table
+from bonken_sim.engine.views import (
+    BadView,
+    Decision,
+    PlayView,
+    Weighed,
+    hand_mask,
+    ruleset_of,
+    seat_of,
+    variant_of,
+    view_stream,
+)
+from bonken_sim.rules.names import card_str, mask_cards, parse_card
+
+_MESSAGES = {
+    D.NOT_A_CARD: "play {i} ({card}) is not a card of a trick contract",
+    D.SEEN: "play {i} ({card}) is a card already played or in the hand",
+    D.WRONG_SEAT: "play {i} ({card}) is not seat {seat}'s turn",
+    D.NOT_LEGAL: "play {i}: seat {seat} may not play {card} there",
+    D.BAD_PASS: "play {i}: seat {seat} passes but plays a card it could have played",
+    D.DEAL_OVER: "the plays end the deal at play {i}: nothing is left to decide",
+    D.NOT_TO_ACT: "after the plays it is not seat {me}'s turn",
+    D.HAND_SIZE: "seat {me} holds {size} cards, but 13 less the {n_own} it played is {want}",
+    D.NO_DEAL: "no deal of the unseen cards fits the suits and passes the plays show",
+}
+
+# An expert's search works in arrays allocated once per thread (a web server may ask from
+# several threads at once).
+_local = threading.local()
+
+
+def _workspace():
+    xw = getattr(_local, "xw", None)
+    if xw is None:
+        xw = _local.xw = expert_workspace()
+    return xw
+
+
+def _plays(plays: Sequence[tuple[int, str]]) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(plays, str) or not isinstance(plays, Sequence):
+        raise BadView(f"plays must be a list of (seat, card), got {plays!r}")
+    seats, codes = [], []
+    for i, item in enumerate(plays):
+        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
+            raise BadView(f"play {i} must be (seat, card), got {item!r}")
+        who, card = item
+        seats.append(seat_of(who, f"the seat of play {i}"))
+        codes.append(PASS if str(card).strip().lower() == "pass" else parse_card(str(card)))
+    return np.array(seats, np.int64), np.array(codes, np.int64)
+
+
+def _stake(stake: Sequence[Sequence[int]] | None) -> np.ndarray:
+    if stake is None:
+        return np.zeros((4, 4), np.int64)
+    try:
+        arr = np.array(stake, dtype=np.int64)
+    except (TypeError, ValueError, OverflowError):
+        raise BadView(f"stake must be 4 x 4 integers, got {stake!r}") from None
+    if arr.shape != (4, 4) or arr.min() < 0 or arr.max() > 2 or np.any(arr != arr.T):
+        raise BadView("stake must be 4 x 4, symmetric, each entry 0, 1 or 2")
+    if np.any(np.diag(arr) != 0):
+        raise BadView("stake must be 0 between a seat and itself")
+    return arr
+
+
+def _code_str(code: int) -> str:
+    return "pass" if code == PASS else card_str(code)
+
+
+def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision:
+    """The card the strategy ``code`` (a kernel strategy code) plays in ``view``."""
+    rules = ruleset_of(view.ruleset)
+    variant = variant_of(view.contract, rules)
+    dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
+    hand = hand_mask(view.hand)
+    seats, codes = _plays(view.plays)
+    random_bits = 0
+    for q in view.random_seats:
+        random_bits |= 1 << seat_of(q, "a random seat")
+    stake = _stake(view.stake)
+    row = kernel_table(rules.table[variant.id])
+    later = np.zeros(len(codes), np.uint64)
+    scratch = np.zeros(4, np.uint64)
+    expert = (code & TIER_MASK) not in (STRAT_RANDOM, STRAT_BASIC, STRAT_ADVANCED)
+    if expert:
+        s_play = view_stream(seed, variant.id, dealer, me, hand, *codes, *seats)
+        xw = _workspace()
+        verdict, index, legal, card, tie, k = D.decide_expert(
+            row, np.uint64(hand), dealer, me, codes, seats, code, random_bits, stake, later,
+            scratch, s_play, xw,
+        )  # fmt: skip
+    else:
+        tier = code if code in (STRAT_BASIC, STRAT_ADVANCED) else STRAT_RANDOM
+        verdict, index, legal, card = D.decide_card(
+            row, np.uint64(hand), dealer, me, codes, seats, tier, random_bits, stake, later,
+            scratch,
+        )  # fmt: skip
+    if verdict != D.OK:
+        n_own = int(np.count_nonzero((seats == me) & (codes != PASS)))
+        i = int(index)
+        raise BadView(
+            _MESSAGES[int(verdict)].format(
+                i=i,
+                card=_code_str(int(codes[i])) if i < len(codes) else "",
+                seat=int(seats[i]) if i < len(seats) else -1,
+                me=me,
+                size=bin(hand).count("1"),
+                n_own=n_own,
+                want=13 - n_own,
+            )
+        )
+    legal_cards = mask_cards(int(legal))
+    if card == PASS:
+        return Decision("pass", ())
+    if code == STRAT_RANDOM:
+        entropy = [int(seed), variant.id, dealer, me, hand, *map(int, codes), *map(int, seats)]
+        rng = np.random.default_rng(np.random.SeedSequence(entropy))
+        card = legal_cards[int(rng.integers(len(legal_cards)))]
+    weighed: tuple[Weighed, ...] = ()
+    if expert and explain and int(k) > 0:
+        weighed = _expert_weighed(legal_cards, int(tie), int(k), _workspace()[1][4])
+    return Decision(
+        card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed
+    )
+
+
+def _expert_weighed(cards: list[int], tie: int, k: int, sums: np.ndarray) -> tuple[Weighed, ...]:
+    """Each legal card's mean score over the expert's ``k`` samples, best first: the
+    reference (advanced) card's own mean and standard error, every other card that mean
+    plus its paired mean difference, with the difference's standard error."""
+    base = sums[0, tie] / k
+    out = []
+    for c in cards:
+        total, squares = float(sums[0, c]), float(sums[1, c])
+        mean = total / k
+        var = (squares - total * mean) / (k - 1) if k > 1 else math.nan
+        se = math.sqrt(max(var, 0.0) / k) if k > 1 else None
+        value = mean if c == tie else base + mean
+        out.append(Weighed(card_str(c), round(value, 4), None if se is None else round(se, 4)))
+    return tuple(sorted(out, key=lambda w: -w.value))
