@@ -68,10 +68,10 @@ def legal_cards(view, rules):
 
 def legal_contracts(view, rules):
     open_, hand = view["open"], view["hand"]
-    negatives = [v for v in open_ if not v.startswith("troeven")]
     troeven = [v for v in open_ if v.startswith("troeven")]
-    if rules["order"] == "fixed":
-        return [min(negatives, key=rules["negatives"].index)] if negatives else troeven
+    negatives = [v for v in open_ if v not in troeven]
+    if rules["order"] == "fixed":  # deal k < 7 plays the k-th negative, then troeven
+        return [rules["negatives"][view["deal"]]] if view["deal"] < 7 else troeven
     last_turn = view["deal"] + 4 > 10  # the chooser chooses again 4 deals later
     legal = negatives if view["had_troeven"] else troeven if last_turn else open_
     if rules["domino_ace_or_two"] and not any(c[0] in "A2" for c in hand) and len(legal) > 1:
