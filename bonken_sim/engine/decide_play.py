@@ -134,9 +134,7 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision
     weighed: tuple[Weighed, ...] = ()
     if expert and explain and int(k) > 0:
         weighed = _expert_weighed(legal_cards, int(tie), int(k), _workspace()[1][4])
-    return Decision(
-        card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed
-    )
+    return Decision(card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed)
 
 
 def _expert_weighed(cards: list[int], tie: int, k: int, sums: np.ndarray) -> tuple[Weighed, ...]:
