@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.rules.names import contract_names
-from bonken_sim.runs.game_format import game_manifest
+from bonken_sim.runs.game_format import MATCH_FORMAT, game_manifest
 from bonken_sim.runs.lock import writer_record
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.readers import dictionary_codes, run_names_rules
@@ -144,6 +144,7 @@ def summarize_game_run(path: str | os.PathLike) -> dict[str, Any]:
     ruleset = cfg.get("ruleset")
     doc: dict[str, Any] = {
         "kind": "games",
+        "run_kind": "match" if manifest.get("format") == MATCH_FORMAT else "game run",
         "run": str(path),
         "state": manifest.get("state"),
         "writer": writer_record(root),

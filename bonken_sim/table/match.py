@@ -290,7 +290,9 @@ class _Session:
         self.rundir.save()
         self.rundir.tidy()
         files = [
-            p[f"{t}_file"] for p in manifest["parts"] for t in ("deals", "games", "traces", "faults")
+            p[f"{t}_file"]
+            for p in manifest["parts"]
+            for t in ("deals", "games", "traces", "faults")
         ]
         return MatchRunResult(
             self.rundir.root,

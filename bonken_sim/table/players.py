@@ -303,7 +303,9 @@ class External(Player):
             self.err = open(self.stderr_path, "ab")  # noqa: SIM115 (kept open across starts)
         if self.err is not None:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-            self.err.write(f"--- bonken-sim: start {self._starts} of {self.spec} at {stamp}\n".encode())
+            self.err.write(
+                f"--- bonken-sim: start {self._starts} of {self.spec} at {stamp}\n".encode()
+            )
             self.err.flush()
         try:
             self.proc = subprocess.Popen(
