@@ -2,8 +2,6 @@
 kernel's own functions (``game.pick_contract``, ``game.doubling_step``), so ``decide``
 chooses and doubles exactly as ``play_games`` does in that position."""
 
-import numpy as np
-
 from ._jit import jit
 from .game import contract_options, doubling_step, pick_contract, without_domino
 from .ids import N_NEGATIVE

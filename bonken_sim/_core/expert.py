@@ -99,8 +99,9 @@ def expert_workspace():
 def best_card(L, diffs, tie, k):
     """The card of ``L`` of the largest mean gain over the advanced card ``tie`` (``diffs[0,
     c]``: the sum over the ``k`` samples of card c's score minus tie's; ``diffs[1, c]``: of
-    their squares; at ``tie`` itself its own score's sums), counting only a gain above ``DEVIATE_Z`` standard errors of its paired
-    mean: a card the samples do not show better stays unplayed. Ties: the lowest card."""
+    their squares; at ``tie`` itself its own score's sums), counting only a gain above
+    ``DEVIATE_Z`` standard errors of its paired mean: a card the samples do not show better
+    stays unplayed. Ties: the lowest card."""
     pick = tie
     best = 0.0
     m = L & ~(U1 << np.uint64(tie))

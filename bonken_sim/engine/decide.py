@@ -50,6 +50,8 @@ __all__ = [
     "View",
     "Weighed",
     "decide",
+    "legal_contracts",
+    "legal_doubles",
     "seat_policy",
 ]
 
@@ -108,3 +110,13 @@ def decide(
     if isinstance(v, DoubleView):
         return decide_double(v, policy.doubling, policy.choice, explain)
     return decide_play(v, policy.card, seed, explain)
+
+
+def legal_contracts(view: ChooseView | Mapping[str, Any]) -> tuple[str, ...]:
+    """The variants the chooser of ``view`` may choose (RULES.md §6 and the ruleset)."""
+    return decide(view, "random").legal
+
+
+def legal_doubles(view: DoubleView | Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats the doubler of ``view`` may double (RULES.md §5 and the ruleset)."""
+    return tuple(int(t) for t in decide(view, "basic-nodouble").legal)

@@ -173,8 +173,9 @@ def decide_double(view: DoubleView, policy: int, choice: int, explain: bool) -> 
     total = float(table[v, F_TOTAL])
     chooser_starts = bool(table[0, F_CHOOSER_STARTS] != 0)
     models = (ma.mean, ma.bonus, ma.theta, vt, total, chooser_starts)
-    ok, own = DG.decide_doubles(v, dealer, me, np.uint64(hand), bits,
-                                choice == G.CHOICE_FITTED, models, np.zeros(N_VARIANTS))  # fmt: skip
+    fitted = choice == G.CHOICE_FITTED
+    cvals = np.zeros(N_VARIANTS)
+    ok, own = DG.decide_doubles(v, dealer, me, np.uint64(hand), bits, fitted, models, cvals)
     doubles = tuple(t for t in range(4) if (int(ok) >> t) & 1)
     weighed: tuple[Weighed, ...] = ()
     if explain:

@@ -149,5 +149,7 @@ def _expert_weighed(cards: list[int], tie: int, k: int, sums: np.ndarray) -> tup
         var = (squares - total * mean) / (k - 1) if k > 1 else math.nan
         se = math.sqrt(max(var, 0.0) / k) if k > 1 else None
         value = mean if c == tie else base + mean
-        out.append(Weighed(card_str(c), round(value, 4), None if se is None else round(se, 4)))
+        out.append(
+            Weighed(card_str(c), round(float(value), 4), None if se is None else round(se, 4))
+        )
     return tuple(sorted(out, key=lambda w: -w.value))

@@ -30,8 +30,8 @@ from bonken_sim._core.playout import LEVEL_NAMES, tier_level
 from bonken_sim.processes import usable_cores
 
 LEVELS = LEVEL_NAMES  # basic (random and basic seats), advanced, expert
-PLAYING = ("deals", "trace", "advise", "games", "staked")  # the parts built per level
-OTHERS = ("replay", "decide", "bench", "solve")  # the parts that play no seats
+PLAYING = ("deals", "trace", "advise", "games", "staked", "decide")  # the parts built per level
+OTHERS = ("replay", "bench", "solve")  # the parts that play no seats
 Need = tuple[str, str]  # (part, level): level "" for the parts that play no seats
 # (parts done, parts in all, the part compiling, numba's compiles so far)
 Progress = Callable[[int, int, Need, "Compiles"], None]
@@ -157,10 +157,17 @@ def _staked(level: str) -> None:
                  stakes, scores)  # fmt: skip
 
 
-def _decide(_level: str) -> None:
-    from bonken_sim.engine.decide import View, decide
+def _decide(level: str) -> None:
+    from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView, decide
 
-    decide(View("bukken", dealer=0, seat=1, hand="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"))
+    clubs = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
+    if level == "expert":  # the expert's search from a view: a decision with a choice
+        decide(PlayView("bukken", 0, 2, clubs, [(1, "5S")]), "expert:1")
+        return
+    decide(PlayView("bukken", dealer=0, seat=1, hand=clubs), level)
+    if level == "basic":  # choice and doubling are the same for every tier
+        decide(ChooseView(0, 2, clubs, 0, ["bukken", "troeven_C"]), "basic")
+        decide(DoubleView(0, 3, clubs, "bukken"), "basic")
 
 
 def _bench(_level: str) -> None:

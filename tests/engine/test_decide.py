@@ -242,10 +242,85 @@ def test_a_finished_deal_has_nothing_to_decide():
         decide(View("bukken", 3, 0, [], plays))
 
 
-@pytest.mark.parametrize(
-    ("strategy", "message"),
-    [("expert", "does not play expert"), ("clever", "unknown strategy")],
-)
-def test_a_strategy_decide_does_not_play_is_refused(strategy, message):
-    with pytest.raises(BadValue, match=message):
+@pytest.mark.parametrize("strategy", ["clever", "expert:0", "expert:x"])
+def test_a_strategy_decide_does_not_play_is_refused(strategy):
+    with pytest.raises(BadValue, match="strategy|expert"):
         decide(View("bukken", 3, 0, HEARTS_12 + " AH"), strategy)
+
+
+# --- the expert tier from a view ------------------------------------------------------------
+
+
+def _expert_views(deals: int):
+    """Views of the decisions with a choice in traced advanced deals of every variant."""
+    for deal in range(deals):
+        for v in VARIANTS:
+            p = play(seed=5, deal=deal, variant=v.name, strategies="advanced", dealer=deal % 4)
+            for view, _tier, _card in _views(p):
+                legal = decide(view, "basic").legal
+                if len(legal) > 1 and len(view.plays) % 7 == 3:
+                    yield view, legal
+
+
+def test_expert_decides_legal_cards_and_explains_them():
+    checked = 0
+    for view, legal in _expert_views(2):
+        d = decide(view, "expert:6", seed=3, explain=True)
+        assert d.card in legal and d.legal == legal
+        assert {w.option for w in d.weighed} == set(legal)
+        values = [w.value for w in d.weighed]
+        assert values == sorted(values, reverse=True)
+        # it leaves the advanced card only for one it weighed better
+        adv = decide(view, "advanced").card
+        if d.card != adv:
+            by_card = {w.option: w.value for w in d.weighed}
+            assert by_card[d.card] > by_card[adv]
+        assert decide(view, "expert:6", seed=3, explain=True) == d
+        checked += 1
+    assert checked > 20
+
+
+def test_the_stand_in_deal_keeps_every_seats_count_and_exclusions():
+    """The deal an expert's search holds in place of the hands it never sees: found
+    whenever one exists, each seat with its count and none of the cards it showed it
+    lacks; none where none fits."""
+    from bonken_sim._core.decide import consistent_hands
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        deck = rng.permutation(52)
+        me = int(rng.integers(4))
+        sizes = np.array([int(x) for x in rng.integers(0, 14, 4)], np.int64)
+        sizes[me] = 0
+        unseen = deck[: int(sizes.sum())]
+        # a true deal, then exclusions it satisfies: every seat lacks some suits it lacks
+        truth = np.zeros(4, np.uint64)
+        at = 0
+        for q in range(4):
+            for c in unseen[at : at + sizes[q]]:
+                truth[q] |= np.uint64(1 << int(c))
+            at += sizes[q]
+        excl = np.zeros(4, np.uint64)
+        for q in range(4):
+            for s in range(4):
+                suit = np.uint64(((1 << 13) - 1) << (13 * s))
+                if truth[q] & suit == 0 and rng.random() < 0.7:
+                    excl[q] |= suit
+        union = np.uint64(sum(1 << int(c) for c in unseen))
+        out = np.zeros(4, np.uint64)
+        assert consistent_hands(union, me, sizes, excl, out)
+        got = 0
+        for q in range(4):
+            if q == me:
+                continue
+            assert bin(int(out[q])).count("1") == sizes[q]
+            assert out[q] & excl[q] == 0
+            got |= int(out[q])
+        assert got == int(union)
+    # no deal fits: the two seats to hold the unseen cards may hold only clubs, and one of
+    # the four is a spade
+    unseen = np.uint64(0b111 | 1 << 39)
+    others = np.uint64(2**52 - 1) & ~np.uint64((1 << 13) - 1)
+    excl = np.array([0, others, others, 0], np.uint64)
+    sizes = np.array([0, 2, 2, 0], np.int64)
+    assert not consistent_hands(unseen, 0, sizes, excl, np.zeros(4, np.uint64))
