@@ -189,15 +189,17 @@ class Checker:
     def positions(self, prefix: str, positions: list[Position]) -> None:
         """Ask every position; one finding per case."""
         cases: dict[str, _Case] = {}
-        for position in positions:
-            wrong = self.put(position)
-            for name in position.cases:
-                case = cases.setdefault(name, _Case(f"{prefix} {position.kind}: {name}"))
-                case.asked += 1
-                if wrong is not None:
-                    case.wrong.append(wrong)
-        for case in cases.values():
-            self.report(case.finding())
+        try:
+            for position in positions:
+                wrong = self.put(position)
+                for name in position.cases:
+                    case = cases.setdefault(name, _Case(f"{prefix} {position.kind}: {name}"))
+                    case.asked += 1
+                    if wrong is not None:
+                        case.wrong.append(wrong)
+        finally:  # the cases asked so far, also when the player cannot be started again
+            for case in cases.values():
+                self.report(case.finding())
 
     def notices(self, position: Position) -> None:
         """Notices of every kind (one of a later protocol too) get no answer: the next line
