@@ -434,7 +434,7 @@ class External(Player):
             while True:
                 line = self.pipes.line(deadline)
                 msg = P.decode(line)
-                if not _stale(msg, kind, rid):
+                if not _stale(msg, rid):
                     break  # else an answer to an earlier request, already settled
             value, _ = P.answer_from_json(kind, msg, rid, self.ruleset)
         except _Dead as exc:
@@ -463,12 +463,15 @@ class External(Player):
         return fault
 
 
-def _stale(msg: Mapping[str, Any], kind: str, rid: int) -> bool:
-    """An answer (of the right type) to a request before ``rid``: left over from an answer
-    already refused, e.g. a second line written for one request."""
+def _stale(msg: Mapping[str, Any], rid: int) -> bool:
+    """An answer (or an error) to a request before ``rid``: left over from an answer
+    already settled, e.g. a second line written for one request."""
     mid = msg.get("id")
     return (
-        msg.get("type") == kind and isinstance(mid, int) and not isinstance(mid, bool) and mid < rid
+        msg.get("type") in (*P.REQUESTS, "error")
+        and isinstance(mid, int)
+        and not isinstance(mid, bool)
+        and mid < rid
     )
 
 
