@@ -170,11 +170,9 @@ def _new_manifest(cfg: MatchConfig) -> dict:
     }
 
 
-def run_match(
-    cfg: MatchConfig, progress: ProgressFn | None = None, cwd: Path | None = None
-) -> MatchRunResult:
-    """Play the configured match into its run directory. ``cwd``: where outside programs
-    start (None: here). MatchError (one line, the directory left resumable) when a player
+def run_match(cfg: MatchConfig, progress: ProgressFn | None = None) -> MatchRunResult:
+    """Play the configured match into its run directory (outside programs start in the
+    current directory). MatchError (one line, the directory left resumable) when a player
     cannot play or a directory cannot be written; MatchInterrupted after Ctrl-C or SIGTERM."""
     t0 = time.perf_counter()
     rundir = open_run_dir(
@@ -187,7 +185,7 @@ def run_match(
         check=functools.partial(MATCH_CONFIG.same_run, cfg),
     )
     try:
-        session = _Session(cfg, rundir, progress, cwd)
+        session = _Session(cfg, rundir, progress)
         session.play()
         return session.finish(time.perf_counter() - t0)
     finally:
@@ -197,9 +195,7 @@ def run_match(
 class _Session:
     """One session of a match: its players, the parts still to play, played in order."""
 
-    def __init__(
-        self, cfg: MatchConfig, rundir: RunDir, progress: ProgressFn | None, cwd: Path | None
-    ):
+    def __init__(self, cfg: MatchConfig, rundir: RunDir, progress: ProgressFn | None):
         self.cfg, self.rundir, self.progress = cfg, rundir, progress
         self.todo = rundir.todo(cfg.n_parts)
         rundir.manifest["state"] = "incomplete"
@@ -208,7 +204,7 @@ class _Session:
         rundir.save()
         logs = rundir.root / PLAYERS_DIR
         self.players: list[Player] = [
-            make_player(spec, cfg.time_limit, logs / f"seat-{p}.log", cwd)
+            make_player(spec, cfg.time_limit, logs / f"seat-{p}.log")
             for p, spec in enumerate(cfg.players)
         ]
         self.table = Table(self.players, cfg.seed, cfg.ruleset, cfg.doubling)

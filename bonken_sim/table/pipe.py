@@ -3,7 +3,8 @@ sent lines, its lines read with a time limit, stopped.
 
 Its output is read by a thread into a queue, so a player that hangs costs a time limit, never
 the reader; its stderr is read too (a player that logs much must not block on a full pipe)
-and its last lines kept, to say why a player stopped.
+and its last lines kept, to say why a player stopped, and appended to a log file when one is
+given (a match keeps each seat's in its run directory).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import Sequence
+from typing import BinaryIO
 
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.table.protocol import MAX_LINE
@@ -52,8 +54,9 @@ def command_argv(target: str) -> list[str]:
 class PlayerPipe:
     """One running player program."""
 
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(self, argv: Sequence[str], log: BinaryIO | None = None) -> None:
         self.argv = list(argv)
+        self.log = log  # where its stderr is appended too (None: kept in memory only)
         try:
             self.proc = subprocess.Popen(
                 self.argv,
@@ -95,6 +98,9 @@ class PlayerPipe:
         assert err is not None
         try:
             for line in err:
+                if self.log is not None:
+                    self.log.write(line)
+                    self.log.flush()
                 text = line.decode("utf-8", "replace").strip()
                 if text:
                     self._stderr.append(text[:200])

@@ -22,18 +22,14 @@ checked; an answer that cannot stand is a **fault**, handled the same way every 
   or malformed), or that crashes or times out before answering one request after each of
   ``MAX_FAILED_STARTS`` starts in a row, stops the match: ``PlayerFailed``, one line.
 
-Reading never blocks for ever: the program's stdout is read with ``select`` against the
-decision's deadline, and writes to its stdin wait for the pipe the same way.
+Reading never blocks for ever: the program's output is read by a thread
+(``table.pipe.PlayerPipe``) and each answer awaited at most the time limit.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import select
 import shlex
-import signal
-import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -45,6 +41,7 @@ from bonken_sim.engine.games import PROFILES
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.table import protocol as P
+from bonken_sim.table.pipe import CannotStart, PlayerGone, PlayerPipe, PlayerSlow, command_argv
 
 #: how a seat names an outside program: ``cmd:COMMAND`` (split as a shell would, not run by one)
 COMMAND_PREFIX = "cmd:"
@@ -181,100 +178,27 @@ class Builtin(Player):
         return Decided(value_of(kind, decide(view, self.spec, seed)))
 
 
-class _Timeout(Exception):
-    pass
-
-
-class _Dead(Exception):
-    pass
-
-
-class _Pipes:
-    """A running program's stdin and stdout as non-blocking descriptors: whole lines read
-    and written against a deadline."""
-
-    def __init__(self, proc: subprocess.Popen):
-        assert proc.stdin is not None and proc.stdout is not None
-        self.proc = proc
-        self.out_fd = proc.stdin.fileno()
-        self.in_fd = proc.stdout.fileno()
-        os.set_blocking(self.out_fd, False)
-        os.set_blocking(self.in_fd, False)
-        self.buf = bytearray()
-        self.skipping = False  # inside a line too long to keep: dropped up to its newline
-
-    def write(self, text: str, deadline: float) -> None:
-        data = memoryview(text.encode("utf-8"))
-        while data:
-            try:
-                n = os.write(self.out_fd, data)
-                data = data[n:]
-                continue
-            except BlockingIOError:
-                pass
-            except (BrokenPipeError, ConnectionResetError):
-                raise _Dead("its stdin is closed") from None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout("it does not read its stdin")
-            select.select([], [self.out_fd], [], left)
-
-    def line(self, deadline: float) -> bytes:
-        """The next whole line (without its newline); _Timeout, _Dead at the end of the
-        file, ProtocolError for a line longer than the protocol allows (dropped up to its
-        newline)."""
-        while True:
-            cut = self.buf.find(b"\n")
-            if cut >= 0:
-                line = bytes(self.buf[:cut])
-                del self.buf[: cut + 1]
-                if self.skipping:  # the end of a line already refused as too long
-                    self.skipping = False
-                    continue
-                return line
-            if self.skipping:
-                self.buf.clear()
-            elif len(self.buf) > P.MAX_LINE:
-                self.buf.clear()
-                self.skipping = True
-                raise P.ProtocolError(f"a line is longer than {P.MAX_LINE} bytes")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout("no answer")
-            ready, _, _ = select.select([self.in_fd], [], [], left)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(self.in_fd, 1 << 16)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                raise _Dead("its stdout closed")
-            self.buf += chunk
-
-
 class External(Player):
     """An outside program (``cmd:COMMAND``) at one seat: started on its first decision,
-    spoken to in the player protocol, restarted after a crash or a timeout.
+    spoken to in the player protocol (``table.pipe.PlayerPipe``: its output read by a
+    thread, each answer awaited at most the time limit), restarted after a crash or a
+    timeout.
 
-    ``stderr``: a file its standard error is appended to (None: passed through)."""
+    Writing to it never waits long: between two of its requests the table sends it at most a
+    few notices (a deal's end, a game's end and start: a few kB), and a program that stops
+    reading stops answering, so it is killed at its next request's time limit long before a
+    pipe (64 kB) fills. ``stderr``: a file its standard error is appended to."""
 
     def __init__(
-        self,
-        spec: str,
-        time_limit: float = DEFAULT_TIME_LIMIT,
-        stderr: Path | None = None,
-        cwd: Path | None = None,
+        self, spec: str, time_limit: float = DEFAULT_TIME_LIMIT, stderr: Path | None = None
     ):
         self.spec = spec
-        self.argv = shlex.split(spec[len(COMMAND_PREFIX) :])
+        self.argv = command_argv(spec)
         self.time_limit = float(time_limit)
         self.stderr_path = stderr
-        self.cwd = cwd
         self.ruleset: Ruleset | None = None
-        self.proc: subprocess.Popen | None = None
-        self.pipes: _Pipes | None = None
-        self.err: IO[bytes] | None = None
+        self.pipe: PlayerPipe | None = None
+        self.log: IO[bytes] | None = None
         self.name = ""  # what the program calls itself in its hello
         self.next_id = 0
         self.game_notice: Mapping[str, Any] | None = None  # the current game's game_start
@@ -292,104 +216,82 @@ class External(Player):
     # -- the process -----------------------------------------------------------------------
     def _start(self) -> None:
         """Start the program and shake hands; PlayerFailed when it cannot be played with."""
-        if self.failed_starts >= MAX_FAILED_STARTS:
-            raise PlayerFailed(
-                f"{self.spec!r} crashed or timed out before answering after each of "
-                f"{MAX_FAILED_STARTS} starts in a row{self._see_log()}"
-            )
-        self._starts += 1
-        if self.stderr_path is not None and self.err is None:
-            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
-            self.err = open(self.stderr_path, "ab")  # noqa: SIM115 (kept open across starts)
-        if self.err is not None:
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-            self.err.write(
-                f"--- bonken-sim: start {self._starts} of {self.spec} at {stamp}\n".encode()
-            )
-            self.err.flush()
-        try:
-            self.proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.err,
-                cwd=self.cwd,
-                start_new_session=True,  # Ctrl-C at the terminal stops the table, not it
-            )
-        except OSError as exc:
-            raise PlayerFailed(
-                f"cannot start {self.spec!r}: {exc.strerror or exc}"
-                + (f" ({self.argv[0]})" if exc.filename is None else f" ({exc.filename})")
-            ) from None
-        self.pipes = _Pipes(self.proc)
-        self.answered = False
-        assert self.ruleset is not None
-        deadline = time.monotonic() + max(self.time_limit, HELLO_SECONDS)
-        try:
-            self.pipes.write(P.encode(P.hello(self.ruleset)), deadline)
-            line = self.pipes.line(deadline)
-            self.name, _ = P.hello_from_json(P.decode(line))
-        except (_Timeout, _Dead) as exc:
-            self._kill()
+        while True:
+            if self.failed_starts >= MAX_FAILED_STARTS:
+                raise PlayerFailed(
+                    f"{self.spec!r} crashed or timed out before answering after each of "
+                    f"{MAX_FAILED_STARTS} starts in a row{self._see_log()}"
+                )
+            why = self._start_once()
+            if why is None:
+                return
             self.failed_starts += 1
             if self.failed_starts >= MAX_FAILED_STARTS:
                 raise PlayerFailed(
-                    f"{self.spec!r} gave no hello ({exc}) after {MAX_FAILED_STARTS} starts in a "
+                    f"{self.spec!r} gave no hello ({why}) after {MAX_FAILED_STARTS} starts in a "
                     f"row{self._see_log()}"
-                ) from None
-            return self._start()
+                )
+
+    def _start_once(self) -> str | None:
+        """One start and its hello: None when it answered, else why not (a crash or a
+        timeout: worth another start); PlayerFailed when another start cannot help."""
+        self._starts += 1
+        if self.stderr_path is not None and self.log is None:
+            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            self.log = open(self.stderr_path, "ab")  # noqa: SIM115 (kept open across starts)
+        if self.log is not None:
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+            self.log.write(
+                f"--- bonken-sim: start {self._starts} of {self.spec} at {stamp}\n".encode()
+            )
+            self.log.flush()
+        try:
+            self.pipe = PlayerPipe(self.argv, log=self.log)
+        except CannotStart as exc:
+            raise PlayerFailed(str(exc)) from None
+        self.answered = False
+        assert self.ruleset is not None
+        try:
+            self.pipe.send(P.encode(P.hello(self.ruleset)))
+            line = self.pipe.receive(max(self.time_limit, HELLO_SECONDS))
+            self.name, _ = P.hello_from_json(P.decode(line))
+            if self.game_notice is not None:
+                self.pipe.send(P.encode(self.game_notice))
+        except (PlayerGone, PlayerSlow) as exc:
+            self._stop()
+            return str(exc)
         except P.ProtocolError as exc:
-            self._kill()
+            self._stop()
             raise PlayerFailed(f"{self.spec!r} cannot play this match: {exc}") from None
-        if self.game_notice is not None:
-            self.pipes.write(P.encode(self.game_notice), deadline)
+        return None
 
     def _see_log(self) -> str:
         return "" if self.stderr_path is None else f"; its stderr is in {self.stderr_path}"
 
-    def _alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+    def _stop(self) -> None:
+        """End the program (its process group killed unless it exits at once)."""
+        pipe, self.pipe = self.pipe, None
+        if pipe is not None:
+            pipe.stop()
 
-    def _kill(self) -> None:
-        """Stop the program at once: its whole process group (it runs in a session of its
-        own), then wait for it."""
-        proc = self.proc
-        self.proc, self.pipes = None, None
-        if proc is None:
-            return
-        if proc.poll() is None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-            proc.wait(timeout=10)
-        for f in (proc.stdin, proc.stdout):
-            with contextlib.suppress(OSError):
-                f.close()
-
-    def _lost(self, kind: str, why: str, answer: Any = None) -> Fault:
+    def _lost(self, kind: str, why: str) -> Fault:
         """A crash or a timeout: the program goes (started again before its next decision)."""
         if not self.answered:
             self.failed_starts += 1
-        code = None if self.proc is None else self.proc.poll()
-        self._kill()
-        if kind == "crash" and code is not None:
-            why = f"{why} (exit status {code})"
-        return Fault(kind, why, answer)
+        self._stop()
+        return Fault(kind, why)
 
     def close(self) -> None:
-        """``quit``, then a short wait for it to exit; killed after that."""
-        if self._alive():
-            assert self.pipes is not None and self.proc is not None
-            with contextlib.suppress(_Timeout, _Dead):
-                self.pipes.write(P.encode(P.QUIT), time.monotonic() + QUIT_SECONDS)
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()  # type: ignore[union-attr]
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=QUIT_SECONDS)
-        self._kill()
-        if self.err is not None:
-            self.err.close()
-            self.err = None
+        """``quit``, then a short wait for it to exit; ended after that."""
+        if self.pipe is not None:
+            with contextlib.suppress(PlayerGone):
+                self.pipe.send(P.encode(P.QUIT))
+            self.pipe.close_input()
+            self.pipe.wait(QUIT_SECONDS)
+        self._stop()
+        if self.log is not None:
+            self.log.close()
+            self.log = None
 
     # -- messages --------------------------------------------------------------------------
     def notice(self, msg: Mapping[str, Any]) -> Fault | None:
@@ -397,17 +299,12 @@ class External(Player):
             self.game_notice = msg
         elif msg.get("type") == "game_end":
             self.game_notice = None
-        if not self._alive():
-            if self.proc is None:
-                return None  # not started yet, or lost: the next decision starts it
-            return self._lost("crash", f"it exited before the {msg.get('type')} notice")
-        assert self.pipes is not None
+        if self.pipe is None:
+            return None  # not started yet, or lost: its next decision starts it
         try:
-            self.pipes.write(P.encode(msg), time.monotonic() + self.time_limit)
-        except _Dead as exc:
+            self.pipe.send(P.encode(msg))
+        except PlayerGone as exc:
             return self._lost("crash", f"{exc} (at the {msg.get('type')} notice)")
-        except _Timeout as exc:
-            return self._lost("timeout", f"{exc} (at the {msg.get('type')} notice)")
         return None
 
     def decide(self, kind: str, view: View, seed: int) -> Decided:
@@ -419,29 +316,25 @@ class External(Player):
 
     def _ask(self, kind: str, view: View, ref: Decision) -> tuple[Any, Fault | None]:
         """Send the request and read the answer: (its value, None), or (None, the fault)."""
-        if self.proc is not None and not self._alive():
-            # it exited since its last message: this decision is the one it misses
-            return None, self._lost("crash", "it exited between requests")
-        if self.proc is None:
+        if self.pipe is None:
             self._start()
-        assert self.pipes is not None
+        assert self.pipe is not None
         self.next_id += 1
         rid = self.next_id
         deadline = time.monotonic() + self.time_limit
         line = b""
         try:
-            self.pipes.write(P.encode(P.request(kind, rid, view)), deadline)
+            self.pipe.send(P.encode(P.request(kind, rid, view)))
             while True:
-                line = self.pipes.line(deadline)
+                line = self.pipe.receive(max(0.0, deadline - time.monotonic()))
                 msg = P.decode(line)
                 if not _stale(msg, rid):
                     break  # else an answer to an earlier request, already settled
             value, _ = P.answer_from_json(kind, msg, rid, self.ruleset)
-        except _Dead as exc:
-            return None, self._lost("crash", str(exc), _text(line))
-        except _Timeout:
-            partial = _text(bytes(self.pipes.buf)) if self.pipes is not None else None
-            return None, self._lost("timeout", f"no answer within {self.time_limit:g} s", partial)
+        except PlayerGone as exc:
+            return None, self._lost("crash", str(exc))
+        except PlayerSlow:
+            return None, self._lost("timeout", f"no answer within {self.time_limit:g} s")
         except P.ProtocolError as exc:
             self.answered, self.failed_starts = True, 0
             kind_of = "refused" if isinstance(exc, P.PlayerRefused) else "malformed"
@@ -456,10 +349,10 @@ class External(Player):
 
     def _refuse(self, rid: int, fault: Fault) -> Fault:
         """Tell a running program its answer was refused (the TM's error notice)."""
-        if self.pipes is not None:
-            with contextlib.suppress(_Timeout, _Dead):
+        if self.pipe is not None:
+            with contextlib.suppress(PlayerGone):
                 notice = P.error(f"answer refused ({fault.kind}): {fault.message}", rid)
-                self.pipes.write(P.encode(notice), time.monotonic() + self.time_limit)
+                self.pipe.send(P.encode(notice))
         return fault
 
 
@@ -477,16 +370,15 @@ def _stale(msg: Mapping[str, Any], rid: int) -> bool:
 
 def _text(line: bytes) -> str | None:
     """A line as the faults file shows it (None: nothing was read); a long one cut."""
+    line = line.rstrip(b"\r\n")
     if not line:
         return None
     text = line.decode("utf-8", "replace")
     return text if len(text) <= 500 else text[:500] + "…"
 
 
-def make_player(
-    spec: str, time_limit: float, stderr: Path | None = None, cwd: Path | None = None
-) -> Player:
+def make_player(spec: str, time_limit: float, stderr: Path | None = None) -> Player:
     """The player of a seat named ``spec`` (``parse_player``'s form)."""
     if is_command(spec):
-        return External(spec, time_limit, stderr, cwd)
+        return External(spec, time_limit, stderr)
     return Builtin(spec)

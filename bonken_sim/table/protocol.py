@@ -199,7 +199,12 @@ def _hand_out(hand: str | Sequence[str]) -> list[str]:
         if isinstance(hand, str):
             mask = parse_hand(hand)
             return [card_str(c) for c in range(52) if mask >> c & 1]
-        return [card_str(parse_hand_card(c)) for c in hand]
+        # cards already written as the protocol writes them pass as they are (the table's
+        # views are; parsing each again cost more than the rest of a request)
+        return [
+            c if isinstance(c, str) and c in _CARD_SET else card_str(parse_hand_card(c))
+            for c in hand
+        ]
     except BadValue as exc:
         raise ProtocolError(f"view.hand: {exc}") from None
 
@@ -213,6 +218,8 @@ def parse_hand_card(text: Any) -> int:
 
 
 def _card_out(card: Any) -> str:
+    if isinstance(card, str) and card in _CARD_SET:
+        return card
     if card is None or (isinstance(card, str) and card.strip().lower() == PASS):
         return PASS
     if _is_int(card):
