@@ -8,7 +8,6 @@ import sys
 import click
 
 from bonken_sim.cli.common import (
-    REPLAY,
     UserError,
     call_or_fail,
     compile_first,
@@ -16,7 +15,20 @@ from bonken_sim.cli.common import (
     seed_option,
 )
 
-DECIDE = ("decide", "")  # the kernels of a decision from a view
+# The kernels of a decision from a view at the basic level: every profile's choice and
+# doubling, the random and basic card tiers (the check's legal answers too).
+DECIDE_BASIC = ("decide", "basic")
+
+
+def decide_level(strategy: str) -> str:
+    """The level of the decision kernels ``strategy``'s card tier plays with (checked first:
+    an unknown strategy is the user's error, before anything compiles)."""
+    from bonken_sim.engine.decide import seat_policy
+    from bonken_sim.engine.games import PROFILES
+    from bonken_sim.engine.warmup import games_level
+
+    policy = call_or_fail(seat_policy, strategy)
+    return games_level([policy.name]) if policy.name in PROFILES else "expert"
 
 
 @click.command("bot")
@@ -70,11 +82,11 @@ def bot(strategy, seed, explain, target, time_limit, deals):
 
         if deals > 1000:
             raise UserError(f"--deals with --check is at most 1000, got {deals}")
-        compile_first(DECIDE, REPLAY, ("trace", "basic"))
+        compile_first(DECIDE_BASIC, ("trace", "basic"))  # the deals asked: random seats
         return call_or_fail(run_check, target, time_limit, deals, seed, click.echo)
     from bonken_sim.table.bot import serve, warm
 
     strategy = "basic" if strategy is None else strategy
-    compile_first(DECIDE)
+    compile_first(DECIDE_BASIC, ("decide", decide_level(strategy)))
     call_or_fail(warm, strategy)
     return serve(strategy, sys.stdin.buffer, sys.stdout.buffer, seed, explain)
