@@ -25,7 +25,20 @@ from bonken_sim.cli.common import (
 )
 from bonken_sim.errors import UserFixableError
 
-DECIDE = ("decide", "")  # the kernels of a decision from a view
+# The kernels of a decision from a view at the basic level: every profile's choice and
+# doubling, the random and basic card tiers (the check's legal answers too).
+DECIDE_BASIC = ("decide", "basic")
+
+
+def decide_level(strategy: str) -> str:
+    """The level of the decision kernels ``strategy``'s card tier plays with (checked first:
+    an unknown strategy is the user's error, before anything compiles)."""
+    from bonken_sim.engine.decide import seat_policy
+    from bonken_sim.engine.games import PROFILES
+    from bonken_sim.engine.warmup import games_level
+
+    policy = call_or_fail(seat_policy, strategy)
+    return games_level([policy.name]) if policy.name in PROFILES else "expert"
 
 
 @click.command("bot")
@@ -79,12 +92,12 @@ def bot(strategy, seed, explain, target, time_limit, deals):
 
         if deals > 1000:
             raise UserError(f"--deals with --check is at most 1000, got {deals}")
-        compile_first(DECIDE, REPLAY, ("trace", "basic"))
+        compile_first(DECIDE_BASIC, ("trace", "basic"))  # the deals asked: random seats
         return call_or_fail(run_check, target, time_limit, deals, seed, click.echo)
     from bonken_sim.table.bot import serve, warm
 
     strategy = "basic" if strategy is None else strategy
-    compile_first(DECIDE)
+    compile_first(DECIDE_BASIC, ("decide", decide_level(strategy)))
     call_or_fail(warm, strategy)
     return serve(strategy, sys.stdin.buffer, sys.stdout.buffer, seed, explain)
 
@@ -170,7 +183,7 @@ def match(players, player, as_json, quiet, ruleset, rules_file, **options):
 
     # an outside program's decisions are checked (and its faults played) by basic's decide
     level = games_level([p for p in cfg.players if p in PROFILES] or ["basic"])
-    compile_first(("decide", "basic"), ("decide", level), REPLAY, show=not quiet)
+    compile_first(DECIDE_BASIC, ("decide", level), REPLAY, show=not quiet)
     if not quiet and not as_json:
         click.echo(
             f"bonken-sim match: {cfg.boards:,} boards ({cfg.games:,} table games), seed "
