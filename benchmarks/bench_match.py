@@ -33,8 +33,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import bonken_sim.table.protocol as P
 from bonken_sim.rules.rulesets import STANDARD
-from bonken_sim.table import protocol as P
 from bonken_sim.table.match import empty_batch
 from bonken_sim.table.match_game import Copy, Record, Table
 from bonken_sim.table.pipe import PlayerPipe

@@ -134,7 +134,7 @@ def encode_part(
         deals = deals.append_column("rotation", pa.array(np.repeat(rotation, DEALS_PER_GAME)))
     name = f"part-{index:06d}"
     return [
-        (f"_deals/{name}.parquet", batch.n * DEALS_PER_GAME, encode_table(deals)),
+        (f"{DEALS_DIR}/{name}.parquet", batch.n * DEALS_PER_GAME, encode_table(deals)),
         (f"{name}.parquet", batch.n, encode_table(games)),
         (f"{TRACES_DIR}/{name}.jsonl", len(record.traces), _jsonl(record.traces)),
         (f"{FAULTS_DIR}/{name}.jsonl", len(record.faults), _jsonl(record.faults)),
