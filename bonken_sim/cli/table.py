@@ -207,9 +207,12 @@ def match(players, player, as_json, quiet, ruleset, rules_file, **options):
         echo_json({"run": result.to_dict(), "results": doc}, indent=1)
     elif not quiet:
         rate = result.played / result.play_seconds if result.play_seconds else 0.0
-        click.echo(
-            f"{result.played:,} table games played into {result.out} ({result.parts} parts) in "
-            f"{result.wall_seconds:.1f} s, {rate:,.1f} games/s"
-            + (f", {result.faults} faults" if result.faults else "")
-        )
+        if result.played == 0:
+            click.echo(f"{result.out} is complete: nothing left to play")
+        else:
+            click.echo(
+                f"{result.played:,} table games played into {result.out} ({result.parts} parts)"
+                f" in {result.wall_seconds:.1f} s, {rate:,.1f} games/s"
+                + (f", {result.faults} faults" if result.faults else "")
+            )
         echo_lines(results_text(doc))

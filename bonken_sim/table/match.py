@@ -37,6 +37,7 @@ from bonken_sim.runs.directory import (
     versions,
 )
 from bonken_sim.runs.files import PartFile, write_bytes
+from bonken_sim.runs.game_format import DEALS_DIR
 from bonken_sim.runs.game_tables import deals_table, encode_table, games_table
 from bonken_sim.table.match_config import (
     FAULTS_DIR,

@@ -28,7 +28,7 @@ from bonken_sim.stats import mean_interval, wilson_interval
 from bonken_sim.table.players import FAULT_KINDS
 
 
-def _read(path: Path, columns: list[str]):
+def _read(path: Path, columns: list[str] | None = None):
     import pyarrow.parquet as pq
 
     try:
@@ -113,6 +113,7 @@ def match_results(path: str | Path) -> dict[str, Any]:
     win = np.concatenate(wins)
     bg = np.concatenate(board_g)
     per_board_total = _per_board(bg, tot @ share)  # (boards, K)
+    per_board_win = _per_board(bg, win.astype(np.float64) @ share)  # first-place shares
     bd = np.concatenate(board_d)
     code = np.concatenate(deal_contract).astype(np.int64)
     final = np.concatenate(deal_final).astype(np.float64) @ share  # (deals, K)
@@ -133,9 +134,15 @@ def match_results(path: str | Path) -> dict[str, Any]:
         }
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
-            diff = mean_interval(per_board_total[:, a] - per_board_total[:, b])
+            points = mean_interval(per_board_total[:, a] - per_board_total[:, b])
+            wins = mean_interval(per_board_win[:, a] - per_board_win[:, b])
             doc["versus"].append(
-                {"a": names[a], "b": names[b], "points_per_game_difference": diff.as_dict()}
+                {
+                    "a": names[a],
+                    "b": names[b],
+                    "win_rate_difference": wins.as_dict(),
+                    "points_per_game_difference": points.as_dict(),
+                }
             )
     return doc
 
@@ -150,6 +157,16 @@ def _ci(d: dict[str, Any] | None, pct: bool = False) -> str:
     if math.isnan(lo):
         return f"{d['mean']:+8.2f}{'':8s}"
     return f"{d['mean']:+8.2f} ± {(hi - lo) / 2:5.2f}"
+
+
+def _pp(d: dict[str, Any]) -> str:
+    """A difference of rates in percentage points ± the half-width of its interval."""
+    if d.get("n", 0) == 0 or math.isnan(d["mean"]):
+        return "-"
+    lo, hi = d["ci95"]
+    if math.isnan(lo):
+        return f"{100 * d['mean']:+7.1f} pp"
+    return f"{100 * d['mean']:+7.1f} ± {50 * (hi - lo):4.1f} pp"
 
 
 def results_text(doc: dict[str, Any]) -> list[str]:
@@ -174,10 +191,14 @@ def results_text(doc: dict[str, Any]) -> list[str]:
             f"{_ci(e.get('points_per_game')):>22s}{e['faults']['total']:>8d}"
         )
     if doc["versus"]:
-        lines += ["", "  paired per board: points per game, first minus second"]
+        lines += ["", "  paired per board, first minus second (95% CI)"]
+        lines.append(f"  {'players':{2 * width}s}{'win rate':>22s}{'points per game':>22s}")
         for v in doc["versus"]:
             pair = f"{v['a']} − {v['b']}"
-            lines.append(f"  {pair:{2 * width}s}{_ci(v['points_per_game_difference']):>22s}")
+            wins = _pp(v["win_rate_difference"])
+            lines.append(
+                f"  {pair:{2 * width}s}{wins:>22s}{_ci(v['points_per_game_difference']):>22s}"
+            )
     contracts = [c for e in players.values() for c in e.get("points_per_deal", {})]
     if contracts:
         lines += ["", "  points per deal, by contract (95% CI)"]

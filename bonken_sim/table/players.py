@@ -34,7 +34,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
 from bonken_sim.engine.decide import ChooseView, Decision, DoubleView, PlayView, decide
 from bonken_sim.engine.games import PROFILES
@@ -198,7 +198,7 @@ class External(Player):
         self.stderr_path = stderr
         self.ruleset: Ruleset | None = None
         self.pipe: PlayerPipe | None = None
-        self.log: IO[bytes] | None = None
+        self.log: BinaryIO | None = None
         self.name = ""  # what the program calls itself in its hello
         self.next_id = 0
         self.game_notice: Mapping[str, Any] | None = None  # the current game's game_start
