@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.rules.names import contract_names
+from bonken_sim.rules.names import contract_names, variant_names
 from bonken_sim.runs.game_format import game_manifest
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.readers import dictionary_codes, run_names_rules
@@ -75,7 +75,11 @@ def match_results(path: str | Path) -> dict[str, Any]:
     names = list(dict.fromkeys(seats))
     # (4, K): seat p's share of player j's per-game value (the mean over its seats)
     share = np.array([[(s == n) / seats.count(n) for n in names] for s in seats])
-    contracts = contract_names(run_names_rules(manifest))
+    # a contract match gives each listed variant its own row; whole games each contract
+    by_variant = bool(cfg.get("contracts"))
+    beer = run_names_rules(manifest)
+    contracts = variant_names(beer) if by_variant else contract_names(beer)
+    column = "variant" if by_variant else "contract"
     parts = sorted(manifest["parts"], key=lambda p: p["index"])
     wins, totals, board_g = [], [], []
     deal_final, deal_contract, board_d = [], [], []
@@ -87,7 +91,7 @@ def match_results(path: str | Path) -> dict[str, Any]:
         wins.append(np.stack([g.column(f"rank_{p}").to_numpy() == 1 for p in range(4)], 1))
         d = _read(root / part["deals_file"], None)
         board_d.append(_boards(d.column("game").to_numpy(), d))
-        deal_contract.append(dictionary_codes(d.column("contract").combine_chunks(), contracts))
+        deal_contract.append(dictionary_codes(d.column(column).combine_chunks(), contracts))
         deal_final.append(np.stack([d.column(f"final_{p}").to_numpy() for p in range(4)], 1))
     doc: dict[str, Any] = {
         "match": str(root),
