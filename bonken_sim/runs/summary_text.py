@@ -49,8 +49,8 @@ def _head(s: dict[str, Any]) -> list[str]:
     players = s["players"]
     who = players[0] if len(set(players)) == 1 else ",".join(players)
     return [
-        f"{s['run']}: {s.get('run_kind', 'game run')}, {s['state']}, {s['games_done']:,} of {s['games']:,} games, "
-        f"seed {s['seed']}",
+        f"{s['run']}: {s.get('run_kind', 'game run')}, {s['state']}, "
+        f"{s['games_done']:,} of {s['games']:,} games, seed {s['seed']}",
         f"players {who}, order {s['order']}, doubling {'on' if s['doubling'] else 'off'}, "
         f"ruleset {s['ruleset']}",
         *being_written(s.get("writer")),

@@ -138,14 +138,14 @@ def match_results(path: str | Path) -> dict[str, Any]:
         }
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
-            points = mean_interval(per_board_total[:, a] - per_board_total[:, b])
-            wins = mean_interval(per_board_win[:, a] - per_board_win[:, b])
+            win_diff = mean_interval(per_board_win[:, a] - per_board_win[:, b])
+            points_diff = mean_interval(per_board_total[:, a] - per_board_total[:, b])
             doc["versus"].append(
                 {
                     "a": names[a],
                     "b": names[b],
-                    "win_rate_difference": wins.as_dict(),
-                    "points_per_game_difference": points.as_dict(),
+                    "win_rate_difference": win_diff.as_dict(),
+                    "points_per_game_difference": points_diff.as_dict(),
                 }
             )
     return doc
