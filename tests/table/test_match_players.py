@@ -51,7 +51,7 @@ def test_the_example_player_plays_a_match(tmp_path):
                  "--player", LOWEST)  # fmt: skip
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)["results"]
-    assert doc["players"][LOWEST[len("") :]]["faults"]["total"] == 0
+    assert doc["players"][LOWEST]["faults"]["total"] == 0
     assert doc["players"]["advanced"]["seats"] == [0, 1, 2]
     assert _faults(run) == []
     games = pd.read_parquet(run)
@@ -59,6 +59,12 @@ def test_the_example_player_plays_a_match(tmp_path):
     _replays(run, 2)
     log = (run / "_players" / "seat-3.log").read_text()
     assert log.count("--- bonken-sim: start") == 1  # one start, never restarted
+    # a command for a name (spaces, slashes) reads in the summary and the report
+    res = CliRunner().invoke(cli, ["summary", str(run)])
+    assert res.exit_code == 0 and f"3    {LOWEST}  " in res.output, res.output
+    res = CliRunner().invoke(cli, ["report", str(run), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    assert LOWEST in (tmp_path / "rep" / "report.md").read_text()
 
 
 @pytest.mark.parametrize(
