@@ -19,6 +19,7 @@ from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
 from bonken_sim.cli.runs import compare, run_cmd, summary
 from bonken_sim.cli.solve import solve
+from bonken_sim.cli.table import bot, match
 from bonken_sim.errors import UserFixableError, internal_error_log
 from bonken_sim.version import __version__
 
@@ -39,6 +40,7 @@ for _command in (
     warmup,
     ladder,
     game,
+    match,
     tournament,
     run_cmd,
     compare,
@@ -46,6 +48,7 @@ for _command in (
     advise,
     report,
     solve,
+    bot,
 ):
     cli.add_command(_command)
 

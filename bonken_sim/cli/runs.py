@@ -217,7 +217,7 @@ def summary(run_dir, as_json):
     from bonken_sim.runs.storage import summarize
     from bonken_sim.runs.summary_text import game_summary_lines
 
-    game = is_game_run(run_dir)
+    game = is_game_run(run_dir, matches=True)
     doc = call_or_fail(summarize_game_run if game else summarize, run_dir)
     if as_json:
         echo_json(doc, indent=1)

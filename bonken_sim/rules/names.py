@@ -266,8 +266,15 @@ def card_str(c: int) -> str:
 _CARD_RE = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♦♥♠])$")
 
 
+#: the 52 cards as ``card_str`` writes them: parsed by one look-up (a seat's view holds up
+#: to 65 cards, and ``decide`` parses every one of them at every decision)
+_CARD_TEXTS = {RANKS[r] + SUITS[s]: 13 * s + r for s in range(4) for r in range(13)}
+
+
 def parse_card(text: str) -> int:
     """Card text to index: rank ``2-9 T J Q K A`` (or ``10``) then suit ``C D H S``."""
+    if isinstance(text, str) and (c := _CARD_TEXTS.get(text)) is not None:
+        return c
     # Upper-case ASCII letters only: str.upper() maps some non-ASCII letters onto ASCII ones
     # (the long s becomes S), and such input must not pass for a card.
     folded = "".join(ch.upper() if ch.isascii() else ch for ch in text.strip())

@@ -114,6 +114,8 @@ class RunKind:
     old_part_dirs: tuple[str, ...] = ()
     #: the part directories of the run a manifest describes (None: ``part_dirs``)
     layout: Callable[[dict], tuple[str, ...]] | None = None
+    #: the files of a run in its part directories, as globs: what ``--force`` removes
+    part_globs: tuple[str, ...] = ("part-*.parquet",)
 
     @property
     def subdirs(self) -> tuple[str, ...]:
@@ -352,7 +354,11 @@ def _empty(kind: RunKind, root: Path) -> bool:
 
 
 #: what ``--force`` calls the run directories it refuses to clear, by manifest format
-KIND_NAMES = {"bonken-sim-run": "deal run", "bonken-sim-games": "game run"}
+KIND_NAMES = {
+    "bonken-sim-run": "deal run",
+    "bonken-sim-games": "game run",
+    "bonken-sim-match": "match",
+}
 
 
 def _check_own_kind(kind: RunKind, root: Path, force: bool) -> None:
@@ -381,8 +387,9 @@ def _clear(kind: RunKind, root: Path) -> None:
     if report.is_dir() and not report.is_symlink():
         shutil.rmtree(report)
     for d in kind.any_part_dirs:
-        for path in (root / d).glob("part-*.parquet"):
-            path.unlink(missing_ok=True)
+        for pattern in kind.part_globs:
+            for path in (root / d).glob(pattern):
+                path.unlink(missing_ok=True)
     _remove_temporaries(kind, root)
     for d in kind.old_part_dirs:  # the new run is written in the current layout
         with contextlib.suppress(OSError):

@@ -22,6 +22,11 @@ from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest
 FORMAT = "bonken-sim-games"
 SCHEMA_VERSION = 1
 KIND = "game run"  # what NotARun calls it
+#: a match (``bonken-sim match``): a game run's tables and layout, its own manifest format
+#: (so ``game --resume`` or ``--force`` never takes one for a game run), read by the
+#: summary and the report as a game run (docs/RUN_FORMAT.md)
+MATCH_FORMAT = "bonken-sim-match"
+MATCH_KIND = "match"
 
 GAMES_DIR = ""  # the games table: the run directory itself
 DEALS_DIR = "_deals"
@@ -43,19 +48,27 @@ PART_FILES = (
 FILE_KEYS = {"games": "games_file", "deals": "deals_file"}
 
 
-def game_manifest(path: str | os.PathLike) -> dict:
-    """The manifest of the game run in ``path``; NotARun with a one-line reason otherwise."""
-    return read_manifest(path, FORMAT, SCHEMA_VERSION, kind=KIND)
-
-
-def is_game_run(path: str | os.PathLike) -> bool:
-    """Whether ``path`` holds a game run's manifest (by its format alone: what else is wrong
-    with it, ``game_manifest`` says)."""
+def manifest_format(path: str | os.PathLike) -> str | None:
+    """The ``format`` of a directory's manifest; None when it has no readable one."""
     try:
         doc = json.loads((Path(path) / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
-        return False
-    return isinstance(doc, dict) and doc.get("format") == FORMAT
+        return None
+    return doc.get("format") if isinstance(doc, dict) else None
+
+
+def game_manifest(path: str | os.PathLike, matches: bool = False) -> dict:
+    """The manifest of the game run in ``path`` (``matches``: or of a match, whose tables
+    read alike); NotARun with a one-line reason otherwise."""
+    if matches and manifest_format(path) == MATCH_FORMAT:
+        return read_manifest(path, MATCH_FORMAT, SCHEMA_VERSION, kind=MATCH_KIND)
+    return read_manifest(path, FORMAT, SCHEMA_VERSION, kind=KIND)
+
+
+def is_game_run(path: str | os.PathLike, matches: bool = False) -> bool:
+    """Whether ``path`` holds a game run's manifest (``matches``: or a match's), by its
+    format alone: what else is wrong with it, ``game_manifest`` says."""
+    return manifest_format(path) in ((FORMAT, MATCH_FORMAT) if matches else (FORMAT,))
 
 
 def game_dirs(manifest: dict) -> tuple[str, str]:
@@ -67,18 +80,18 @@ def game_dirs(manifest: dict) -> tuple[str, str]:
 
 
 def game_part_files(path: str | os.PathLike, table: str = "games") -> list[str]:
-    """The files of one table (``games`` or ``deals``) of the game run in ``path``: its
-    finished parts in order, whatever the run's layout."""
+    """The files of one table (``games`` or ``deals``) of the game run (or match) in
+    ``path``: its finished parts in order, whatever the run's layout."""
     if table not in FILE_KEYS:
         raise BadValue(f"table must be 'games' or 'deals', got {table!r}")
     root = Path(path)
-    parts = sorted(game_manifest(root)["parts"], key=lambda p: p["index"])
+    parts = sorted(game_manifest(root, matches=True)["parts"], key=lambda p: p["index"])
     return [str(root / p[FILE_KEYS[table]]) for p in parts]
 
 
 def game_dataset(path: str | os.PathLike, table: str = "games"):
-    """A ``pyarrow.dataset`` over one table of the game run in ``path`` (its finished parts,
-    either layout); ``.to_table().to_pandas()`` for a frame."""
+    """A ``pyarrow.dataset`` over one table of the game run (or match) in ``path`` (its
+    finished parts, either layout); ``.to_table().to_pandas()`` for a frame."""
     import pyarrow.dataset as ds
 
     files = game_part_files(path, table)

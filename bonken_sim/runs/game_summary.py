@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.rules.names import contract_names
-from bonken_sim.runs.game_format import game_manifest
+from bonken_sim.runs.game_format import MATCH_FORMAT, game_manifest
 from bonken_sim.runs.lock import writer_record
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.readers import dictionary_codes, run_names_rules
@@ -127,11 +127,11 @@ def _estimate(s: np.ndarray, n: int, k: int = 1) -> dict[str, Any]:
 
 
 def summarize_game_run(path: str | os.PathLike) -> dict[str, Any]:
-    """The summary of the game run in ``path`` as a JSON-ready dict (``kind`` "games"), over
-    its finished parts: it also works on an incomplete run. NotARun when ``path`` is not a
-    game run or its parts cannot be read."""
+    """The summary of the game run (or match) in ``path`` as a JSON-ready dict (``kind``
+    "games"), over its finished parts: it also works on an incomplete run. NotARun when
+    ``path`` is not a game run or its parts cannot be read."""
     root = Path(path)
-    manifest = game_manifest(root)
+    manifest = game_manifest(root, matches=True)
     cfg = manifest["config"]
     players = [str(x) for x in cfg["players"]]
     profiles = list(dict.fromkeys(players))
@@ -144,6 +144,7 @@ def summarize_game_run(path: str | os.PathLike) -> dict[str, Any]:
     ruleset = cfg.get("ruleset")
     doc: dict[str, Any] = {
         "kind": "games",
+        "run_kind": "match" if manifest.get("format") == MATCH_FORMAT else "game run",
         "run": str(path),
         "state": manifest.get("state"),
         "writer": writer_record(root),

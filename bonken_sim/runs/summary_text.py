@@ -49,8 +49,8 @@ def _head(s: dict[str, Any]) -> list[str]:
     players = s["players"]
     who = players[0] if len(set(players)) == 1 else ",".join(players)
     return [
-        f"{s['run']}: game run, {s['state']}, {s['games_done']:,} of {s['games']:,} games, "
-        f"seed {s['seed']}",
+        f"{s['run']}: {s.get('run_kind', 'game run')}, {s['state']}, "
+        f"{s['games_done']:,} of {s['games']:,} games, seed {s['seed']}",
         f"players {who}, order {s['order']}, doubling {'on' if s['doubling'] else 'off'}, "
         f"ruleset {s['ruleset']}",
         *being_written(s.get("writer")),
@@ -61,6 +61,8 @@ def game_summary_lines(s: dict[str, Any]) -> list[str]:
     """The summary of a game run: per seat and per profile the win rate and mean total, then
     the settled points per game from each contract, each with its 95% interval."""
     lines = _head(s)
+    # a profile column as wide as its longest name (a match's ``cmd:...`` players are long)
+    w = max(22, *(len(str(p)) + 2 for p in s["players"]))
     if not s["seats"]:
         return [*lines, "no finished part yet: nothing to summarise"]
     lines += [
@@ -68,20 +70,20 @@ def game_summary_lines(s: dict[str, Any]) -> list[str]:
         "win rate: rank 1, a shared first place counting for each (Wilson 95% CI)",
         "mean total: the settled total per game ± the half-width of its 95% CI",
         *([] if s["games_done"] > 1 else [stands_alone("game", "totals and points")]),
-        f"{'seat':<5}{'profile':<22}{'win rate':>24}{'mean total':>20}",
+        f"{'seat':<5}{'profile':<{w}}{'win rate':>24}{'mean total':>20}",
     ]
     for row in s["seats"]:
         lines.append(
-            f"{row['seat']:<5}{row['profile']:<22}{_rate(row['win_rate']):>24}"
+            f"{row['seat']:<5}{row['profile']:<{w}}{_rate(row['win_rate']):>24}"
             f"{_pm(row['mean_total']):>20}"
         )
     by_profile = len(s["profiles"]) < 4  # some profile holds several seats
     if by_profile:
-        lines += ["", f"{'profile':<22}{'seats':<7}{'win rate':>24}{'mean total per seat':>22}"]
+        lines += ["", f"{'profile':<{w}}{'seats':<7}{'win rate':>24}{'mean total per seat':>22}"]
         for row in s["profiles"]:
             seats = ",".join(str(p) for p in row["seats"])
             lines.append(
-                f"{row['profile']:<22}{seats:<7}{_rate(row['win_rate']):>24}"
+                f"{row['profile']:<{w}}{seats:<7}{_rate(row['win_rate']):>24}"
                 f"{_pm(row['mean_total']):>22}"
             )
     if s["shared_first"]:

@@ -83,7 +83,7 @@ METAVAR = {
 METAVAR_OF = {
     ("bench", "--threads"): "LIST",  # a list of thread counts
     ("report", "--games"): "DIR",  # game runs beside a deal run, not a number of games
-    **{(name, "--out"): "DIR" for name in ("run", "game", "report", "bench")},
+    **{(name, "--out"): "DIR" for name in ("run", "game", "report", "bench", "match")},
     **{(name, "--out"): "FILE" for name in ("trace", "ladder")},
 }
 # click's names of its types: what an option shows when it was given no placeholder

@@ -25,7 +25,6 @@ paired per game.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,17 +35,18 @@ import numpy as np
 import pandas as pd
 
 from bonken_sim.rules.names import Contract
+from bonken_sim.runs.game_format import FORMAT, MATCH_FORMAT, game_manifest, manifest_format
 from bonken_sim.runs.storage import (
     VARIANT_NAMES,
     NotARun,
     dictionary_codes,
-    read_manifest,
     require_complete,
 )
 from bonken_sim.stats import mean_ci_array, wilson_array
 
-GAME_FORMAT = "bonken-sim-games"  # runs.games.FORMAT (not imported: that pulls in the kernels)
-GAME_SCHEMA = 1
+GAME_FORMAT = FORMAT  # the manifest format of a game run
+#: the manifest formats whose directories are read as game runs (game runs and matches)
+GAME_FORMATS = (FORMAT, MATCH_FORMAT)
 DEALS_PER_GAME = 11
 CONTRACTS = tuple(c.label for c in Contract)
 C = len(CONTRACTS)
@@ -58,22 +58,16 @@ QUANTITIES = ("win", "total")
 PARTS = ("final", "raw", "transfer")
 
 
-def manifest_format(root: str | os.PathLike) -> str | None:
-    """The ``format`` of a directory's manifest, None when there is no readable one."""
-    try:
-        doc = json.loads((Path(root) / "_manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return doc.get("format") if isinstance(doc, dict) else None
-
-
 def open_game_run(path: str | os.PathLike) -> dict:
-    """The manifest of a complete game run; NotARun with a one-line reason otherwise."""
+    """The manifest of a complete game run (or match: its tables are a game run's); NotARun
+    with a one-line reason otherwise."""
     root = Path(path)
-    manifest = read_manifest(root, GAME_FORMAT, GAME_SCHEMA, kind="game run")
+    manifest = game_manifest(root, matches=True)
     cfg = manifest.get("config", {})
-    resume = f"with the same bonken-sim game command and --resume --out {root}"
-    require_complete(root, manifest, "games", ("deals_file", "games_file"), "game run", resume)
+    what = "match" if manifest.get("format") == MATCH_FORMAT else "game run"
+    command = "match" if what == "match" else "game"
+    resume = f"with the same bonken-sim {command} command and --resume --out {root}"
+    require_complete(root, manifest, "games", ("deals_file", "games_file"), what, resume)
     players = cfg.get("players")
     if not (isinstance(players, list) and len(players) == 4):
         raise NotARun(f"{root}: the game run's manifest names no four players")

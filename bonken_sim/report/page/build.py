@@ -199,7 +199,7 @@ def write_report(
     t0 = time.perf_counter()
     root = Path(run)
     fmts = parse_formats(formats)
-    if G.manifest_format(root) == G.GAME_FORMAT:
+    if G.manifest_format(root) in G.GAME_FORMATS:
         if games:
             raise ReportError(
                 f"--games adds games to a deal run's report; {root} is a game run itself"

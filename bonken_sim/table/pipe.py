@@ -1,0 +1,173 @@
+"""An outside player program on the other end of two pipes: started from its command line,
+sent lines, its lines read with a time limit, stopped.
+
+Its output is read by a thread into a queue, so a player that hangs costs a time limit, never
+the reader; its stderr is read too (a player that logs much must not block on a full pipe)
+and its last lines kept, to say why a player stopped, and appended to a log file when one is
+given (a match keeps each seat's in its run directory).
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from bonken_sim.errors import BadValue, UserFixableError
+from bonken_sim.table.protocol import MAX_LINE
+
+
+class CannotStart(UserFixableError):
+    """The player's program cannot be started (not found, not executable)."""
+
+
+class PlayerGone(Exception):
+    """The player closed its output or exited; the message says how, with its last stderr
+    line."""
+
+
+class PlayerSlow(Exception):
+    """The player did not answer within the time limit."""
+
+
+def command_argv(target: str) -> list[str]:
+    """The program and arguments of a player given as ``cmd:COMMAND`` (split as a shell
+    would split it, without running a shell)."""
+    prefix, sep, command = str(target).partition(":")
+    if not sep or prefix.strip() != "cmd":
+        raise BadValue(f'a player is given as "cmd:COMMAND", got {target!r}')
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise BadValue(f"cannot read the player's command {command!r}: {exc}") from None
+    if not argv:
+        raise BadValue(f"the player's command is empty: {target!r}")
+    return argv
+
+
+class PlayerPipe:
+    """One running player program."""
+
+    def __init__(self, argv: Sequence[str], log: BinaryIO | None = None) -> None:
+        self.argv = list(argv)
+        self.log = log  # where its stderr is appended too (None: kept in memory only)
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its own process group: stop() ends its children too
+            )
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            raise CannotStart(f"cannot start the player {shlex.join(self.argv)!r}: {why}") from None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=5)
+        self._readers = [
+            threading.Thread(target=self._read_out, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _read_out(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        try:
+            while True:
+                line = out.readline(MAX_LINE + 2)
+                if not line:
+                    break
+                rest = line
+                while rest and not rest.endswith(b"\n"):  # an over-long line: its rest skipped
+                    rest = out.readline(MAX_LINE)
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self._lines.put(None)
+
+    def _read_err(self) -> None:
+        err = self.proc.stderr
+        assert err is not None
+        try:
+            for line in err:
+                if self.log is not None:
+                    self.log.write(line)
+                    self.log.flush()
+                text = line.decode("utf-8", "replace").strip()
+                if text:
+                    self._stderr.append(text[:200])
+        except (OSError, ValueError):
+            pass
+
+    def send(self, text: str) -> None:
+        """Write one line (``text`` ends with its newline)."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.write(text.encode("utf-8"))
+            stdin.flush()
+        except (OSError, ValueError):
+            raise PlayerGone(self.gone("stopped reading its input")) from None
+
+    def receive(self, timeout: float) -> bytes:
+        """The player's next line, waiting at most ``timeout`` seconds."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise PlayerSlow(f"no answer within {timeout:g} s") from None
+        if line is None:
+            self._lines.put(None)  # every later read sees the end too
+            raise PlayerGone(self.gone("closed its output"))
+        return line
+
+    def gone(self, how: str) -> str:
+        """How the player went: its exit status if it exited (waiting a moment for it), and
+        its last line on stderr."""
+        try:
+            status = self.proc.wait(timeout=1.0)
+            what = f"exited with status {status}"
+        except subprocess.TimeoutExpired:
+            what = how
+        last = f" (its last stderr line: {self._stderr[-1]})" if self._stderr else ""
+        return f"the player {what}{last}"
+
+    def close_input(self) -> None:
+        """End the player's input (it should exit)."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.close()
+        except OSError:
+            pass
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit status within ``timeout`` seconds, None if it still runs."""
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self) -> None:
+        """End the player: its input closed, its process group killed if it does not exit
+        at once; its pipes closed once nothing reads them."""
+        self.close_input()
+        if self.wait(0.5) is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:  # gone meanwhile
+                pass
+            self.proc.wait()
+        for reader in self._readers:
+            reader.join(timeout=1.0)
+        if not any(reader.is_alive() for reader in self._readers):
+            for stream in (self.proc.stdout, self.proc.stderr):
+                if stream is not None:
+                    stream.close()
