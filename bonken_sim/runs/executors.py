@@ -262,6 +262,10 @@ class ProcessBackend(Backend):
         return True
 
     def restart(self) -> None:
+        # The workers of a broken pool are killed first: a worker still waiting for work
+        # could keep shutdown() waiting for ever (seen under load: the pool's manager thread
+        # joined a live worker that never got its stop sentinel).
+        stop_workers(self.executor)
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.executor = self._pool()
         self.restarts += 1
