@@ -16,7 +16,7 @@ def api_get(base: str, path: str):
     return body if path.endswith("trace") or "trace?" in path else json.loads(body)
 
 
-def settle(page) -> str:
+def settle_page(page) -> str:
     """Wait until nothing is in flight or being shown; the turn the page shows."""
     page.wait_for_selector(READY, timeout=60_000)
     return page.eval_on_selector("body", "b => b.dataset.turn || ''")
@@ -36,7 +36,7 @@ def start_game(page, base: str, players: list[str], seed: int, you: int = 0) -> 
     page.fill("#new-game input[name=seed]", str(seed))
     page.click("#new-game button[type=submit]")
     page.wait_for_selector("#game:not([hidden])")
-    settle(page)
+    settle_page(page)
     return game_id(page)
 
 
@@ -84,7 +84,7 @@ class Player:
     def step(self, hint: bool = False, review: bool = False) -> str:
         """One decision of the person (or the next deal); the turn it found."""
         page = self.page
-        turn = settle(page)
+        turn = settle_page(page)
         if turn == "over":
             return turn
         if hint and turn in ("choose", "double", "play"):

@@ -175,7 +175,10 @@ def test_every_ruleset_and_a_rules_file_start_a_game(served):
     for name in ("standard", "fixed-order", "double-points", "bierkaart", "strict"):
         state = new_game(served, ruleset=name)
         assert state["ruleset"]["name"] == name
-    toml = 'preset = "standard"\nname = "our club"\nheart_lead = "broken"\n[points]\nvrouwen.queen = -25\n'
+    toml = (
+        'preset = "standard"\nname = "our club"\nheart_lead = "broken"\n'
+        "[points]\nvrouwen.queen = -25\n"
+    )
     state = new_game(served, rules=toml)
     assert state["ruleset"]["name"] == "our club"
     assert state["ruleset"]["points"]["vrouwen.queen"] == -25
