@@ -1,5 +1,5 @@
 """``bonken-sim serve``: the local web app (play a game against the computer, hints, the
-review, advice for a hand, an opened run)."""
+review, advice for a hand)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,6 @@ from bonken_sim.cli.common import call_or_fail, compile_first, resolve_rules, ru
 
 
 @click.command("serve")
-@click.argument(
-    "run_dir",
-    required=False,
-    metavar="[RUN_DIR]",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
 @click.option(
     "--port",
     default=0,
@@ -39,12 +33,12 @@ from bonken_sim.cli.common import call_or_fail, compile_first, resolve_rules, ru
     help="Deals the expert samples for a card hint and the review. [default: 1000]",
 )
 @ruleset_options
-def serve_cmd(run_dir, port, state_dir, hint_samples, ruleset, rules_file):
+def serve_cmd(port, state_dir, hint_samples, ruleset, rules_file):
     """Play Bonken in your browser against the computer, with hints and a review.
 
     Starts a web app on 127.0.0.1 and prints its address; open it in a browser. Games are
     saved after every card, so stopping the server (Ctrl-C) and starting it again continues
-    them. RUN_DIR: a run or game-run directory to browse and replay deal by deal.
+    them.
     """
     from bonken_sim.serve.app import ServeOptions
     from bonken_sim.serve.coach import DEFAULT_HINT_SAMPLES
@@ -56,7 +50,6 @@ def serve_cmd(run_dir, port, state_dir, hint_samples, ruleset, rules_file):
         state_dir=(state_dir or default_state_dir()).expanduser(),
         ruleset=rules,
         hint_samples=hint_samples or DEFAULT_HINT_SAMPLES,
-        run_dir=run_dir,
     )
     compile_first(("decide", "basic"), ("decide", "advanced"), ("decide", "expert"), ("replay", ""))
 

@@ -1,5 +1,5 @@
 """The web app: the page (its own HTML, CSS and JavaScript, nothing from elsewhere) and a JSON
-API over the game, the hints, the review, advise and an opened run.
+API over the game, the hints, the review and advise.
 
 Every refused request is an HTTP 4xx with one JSON line ``{"error": "..."}`` and changes
 nothing: a malformed body or a value the rules forbid 400, a game id with no game 404, an
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,6 @@ class ServeOptions:
     state_dir: Path
     ruleset: Ruleset = STANDARD
     hint_samples: int = coach.DEFAULT_HINT_SAMPLES
-    run_dir: Path | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class BadRequest(BadValue):
@@ -145,7 +143,6 @@ def create_app(options: ServeOptions) -> Flask:
                 "rulesets": [{"name": n, "summary": PRESET_SUMMARIES[n]} for n in PRESET_NAMES],
                 "default_ruleset": options.ruleset.to_dict(),
                 "hint_samples": options.hint_samples,
-                "run": None if options.run_dir is None else str(options.run_dir),
             }
         )
 
