@@ -15,6 +15,7 @@ from bonken_sim.cli.common import call_or_fail, compile_first, resolve_rules, ru
     "--port",
     default=0,
     type=click.IntRange(0, 65535),
+    metavar="N",
     help="The port on 127.0.0.1 to listen on (0: a free one). [default: 0]",
 )
 @click.option(

@@ -4,6 +4,8 @@ Ctrl-C or SIGTERM."""
 from __future__ import annotations
 
 import logging
+import socket
+import socketserver
 import threading
 from collections.abc import Callable
 
@@ -24,10 +26,20 @@ def start(options: ServeOptions, port: int = 0) -> BaseWSGIServer:
     # werkzeug logs every request on stderr; the address line is all a user needs
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app(options)
-    try:
-        return make_server(HOST, port, app, threaded=True)
-    except OSError as exc:
-        raise PortInUse(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
+    if port:
+        _check_port(port)
+    return make_server(HOST, port, app, threaded=True)
+
+
+def _check_port(port: int) -> None:
+    """PortInUse now for a port that cannot be bound (werkzeug would print its own lines
+    and exit the process instead)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((HOST, port))
+        except OSError as exc:
+            raise PortInUse(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
 
 
 def address(server: BaseWSGIServer) -> str:
@@ -40,7 +52,9 @@ def serve(options: ServeOptions, port: int = 0, ready: Callable[[str], None] | N
     if ready is not None:
         ready(address(server))
     try:
-        server.serve_forever(poll_interval=0.2)
+        # socketserver's loop, not werkzeug's: werkzeug's swallows the KeyboardInterrupt of
+        # Ctrl-C and SIGTERM, and the command would end as if nothing had stopped it
+        socketserver.BaseServer.serve_forever(server, poll_interval=0.2)
     finally:
         server.server_close()
 
