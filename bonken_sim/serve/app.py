@@ -1,5 +1,5 @@
 """The web app: the page (its own HTML, CSS and JavaScript, nothing from elsewhere) and a JSON
-API over the game, the hints, the review and advise.
+API over the game, the hints, the review, advise and an opened run.
 
 Every refused request is an HTTP 4xx with one JSON line ``{"error": "..."}`` and changes
 nothing: a malformed body or a value the rules forbid 400, a game id with no game 404, an
@@ -37,6 +37,7 @@ class ServeOptions:
     state_dir: Path
     ruleset: Ruleset = STANDARD
     hint_samples: int = coach.DEFAULT_HINT_SAMPLES
+    run: dict[str, Any] | None = None  # the opened run (run_browser.open_run)
 
 
 class BadRequest(BadValue):
@@ -143,6 +144,7 @@ def create_app(options: ServeOptions) -> Flask:
                 "rulesets": [{"name": n, "summary": PRESET_SUMMARIES[n]} for n in PRESET_NAMES],
                 "default_ruleset": options.ruleset.to_dict(),
                 "hint_samples": options.hint_samples,
+                "run": options.run,
             }
         )
 
@@ -249,5 +251,14 @@ def create_app(options: ServeOptions) -> Flask:
         body = _body()
         with advise_lock:  # one at a time: it takes every core
             return jsonify(advise_request(body))
+
+    # -- an opened run ----------------------------------------------------------------------
+    @app.get("/api/run/deal")
+    def run_deal():
+        from bonken_sim.serve.run_browser import run_deal as one_deal
+
+        if options.run is None:
+            raise UnknownGame("no run is open (bonken-sim serve RUN_DIR opens one)")
+        return jsonify(one_deal(options.run, dict(request.args)))
 
     return app

@@ -10,6 +10,8 @@ import random
 import pytest
 
 from bonken_sim.engine.play import replay
+from bonken_sim.serve.app import ServeOptions
+from bonken_sim.serve.server import address, serve_in_thread
 from bonken_sim.serve.table_game import settle
 from tests.serve.conftest import ServeProcess, call
 
@@ -182,3 +184,61 @@ def test_every_ruleset_and_a_rules_file_start_a_game(served):
     state = new_game(served, rules=toml)
     assert state["ruleset"]["name"] == "our club"
     assert state["ruleset"]["points"]["vrouwen.queen"] == -25
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A small deal run and a small game run, written by the commands."""
+    from bonken_sim.cli.main import main
+
+    root = tmp_path_factory.mktemp("runs")
+    assert main(["run", "--deals", "50", "--seed", "3", "--out", str(root / "d"), "--quiet"]) == 0
+    assert main(["game", "--games", "8", "--seed", "4", "--players", "basic,random,basic,basic",
+                 "--out", str(root / "g"), "--quiet"]) == 0  # fmt: skip
+    return root
+
+
+def test_an_opened_deal_run_replays_its_deals_as_the_run_scored_them(runs, tmp_path):
+    from bonken_sim.serve.run_browser import open_run
+
+    info = open_run(runs / "d")
+    assert info["kind"] == "deals" and info["count"] == 50
+    server, thread = serve_in_thread(ServeOptions(state_dir=tmp_path, run=info))
+    try:
+        base = address(server)
+        for variant in ("hartenjagen", "domino", "troeven_S"):
+            status, r = call(base, "GET", f"/api/run/deal?deal=7&variant={variant}")
+            assert status == 200, r
+            row = next(x for x in r["rows"] if x["variant"] == variant)
+            assert r["replay"]["raw"] == row["scores"] == replay(r["replay"]["record"])
+        assert call(base, "GET", "/api/run/deal?deal=50")[0] == 400
+        assert call(base, "GET", "/api/run/deal?deal=1&variant=poker")[0] == 400
+    finally:
+        server.shutdown()
+        thread.join(10)
+        server.server_close()
+
+
+def test_an_opened_game_run_shows_a_games_deals_and_replays_any(runs, tmp_path):
+    from bonken_sim.serve.run_browser import open_run
+
+    info = open_run(runs / "g")
+    assert info["kind"] == "games" and info["count"] == 8
+    server, thread = serve_in_thread(ServeOptions(state_dir=tmp_path, run=info))
+    try:
+        base = address(server)
+        status, r = call(base, "GET", "/api/run/deal?game=3&k=2")
+        assert status == 200, r
+        assert [x["deal"] for x in r["rows"]] == list(range(11))
+        row = r["rows"][2]
+        assert r["replay"]["contract"] == row["variant"]
+        assert sum(row["final"]) == sum(row["raw"]) == sum(r["replay"]["raw"])
+        if not row["doubles"]:  # no stakes: the replay is the game's own deal
+            assert r["replay"]["raw"] == row["raw"]
+        status, r = call(base, "GET", "/api/run/deal?game=3&k=2&variant=bukken")
+        assert status == 200 and r["replay"]["contract"] == "bukken"
+        assert call(base, "GET", "/api/run/deal?game=8")[0] == 400
+    finally:
+        server.shutdown()
+        thread.join(10)
+        server.server_close()

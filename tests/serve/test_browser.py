@@ -161,3 +161,32 @@ def test_advice_for_a_hand_picked_by_clicking(browser, served):
     assert page.text_content("#advice-title") == answer["doc"]["recommendation"]
     assert page.locator("#advice-chart rect").count() == 12
     assert errors == []
+
+
+def test_an_opened_run_is_browsed_and_replayed_in_the_browser(browser, tmp_path):
+    from bonken_sim.cli.main import main
+    from bonken_sim.serve.app import ServeOptions
+    from bonken_sim.serve.run_browser import open_run
+    from bonken_sim.serve.server import address, serve_in_thread
+
+    run = tmp_path / "run"
+    assert main(["run", "--deals", "20", "--seed", "9", "--out", str(run), "--quiet"]) == 0
+    server, thread = serve_in_thread(ServeOptions(tmp_path / "state", run=open_run(run)))
+    page, errors = open_page(browser, 420)
+    try:
+        page.goto(address(server) + "?fast=1")
+        settle_page(page)
+        page.click("#run-tab")
+        page.fill("#run-form input[name=index]", "4")
+        page.select_option("#run-form select[name=variant]", "vrouwen")
+        page.click("#run-form button[type=submit]")
+        page.wait_for_selector("#run-out .replay .replay-hand")
+        assert page.locator("#run-rows tr[data-variant]").count() == 12
+        for _ in range(13):
+            page.locator("#run-out button.next-trick").click()
+        assert page.locator("#run-out button.next-trick").is_disabled()
+    finally:
+        server.shutdown()
+        thread.join(10)
+        server.server_close()
+    assert errors == []

@@ -103,4 +103,40 @@ function adviceChart(doc) {
 
 window.setupExtra = function (config) {
   setupAdvice(config);
+  setupRun(config);
 };
+
+// An opened run: a deal (or a game's deal) and its replay in any contract.
+function setupRun(config) {
+  const info = config.run;
+  if (!info) return;
+  document.getElementById("run-tab").hidden = false;
+  const form = document.getElementById("run-form");
+  const games = info.kind === "games";
+  document.getElementById("run-title").textContent = (games ? "Game run " : "Run ") + info.path;
+  document.getElementById("run-about").textContent = games
+    ? `${info.count} games of seed ${info.seed}, players ${info.players.join(", ")}, rules ${info.ruleset.name}.`
+    : `${info.count} deals of seed ${info.seed}, strategies ${info.strategies.join(", ")}, dealer ${info.dealer}, rules ${info.ruleset.name}.`;
+  document.getElementById("run-index-label").textContent = games ? "Game" : "Deal";
+  document.getElementById("run-k-label").hidden = !games;
+  const variants = games ? [""].concat(VARIANT_NAMES) : info.contracts;
+  form.elements.variant.replaceChildren(...variants.map((v) => el("option", { value: v }, v ? contractLabel(v) : "as chosen in the game")));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const q = new URLSearchParams({ variant: form.elements.variant.value });
+    q.set(games ? "game" : "deal", form.elements.index.value);
+    if (games) q.set("k", form.elements.k.value);
+    const r = await api("GET", "/api/run/deal?" + q.toString());
+    const out = document.getElementById("run-out");
+    out.hidden = false;
+    const rows = games
+      ? r.rows.map((x) => el("tr", { "data-k": x.deal }, el("td", {}, x.deal + 1), el("td", {}, contractLabel(x.variant)),
+          el("td", {}, x.raw.join(" / ")), el("td", {}, x.final.join(" / ")),
+          el("td", {}, x.doubles.map(([a, b]) => `${a}\u2192${b}`).join(" "))))
+      : r.rows.map((x) => el("tr", { "data-variant": x.variant }, el("td", {}, contractLabel(x.variant)), el("td", {}, x.scores.join(" / "))));
+    const head = games
+      ? el("tr", {}, el("th", {}, "deal"), el("th", {}, "contract"), el("th", {}, "raw"), el("th", {}, "settled"), el("th", {}, "doubles"))
+      : el("tr", {}, el("th", {}, "contract"), el("th", {}, "scores (seats 0-3)"));
+    out.replaceChildren(el("div", { class: "scroll" }, el("table", { id: "run-rows" }, head, rows)), replayView(r.replay));
+  });
+}
