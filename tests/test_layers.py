@@ -166,7 +166,7 @@ def test_the_doc_states_the_layers_in_order():
     ranks = {layer: rank for rank, layer in table.values()}
     assert list(ranks) == [
         "core", "base", "rules", "models", "engine", "runs", "analyses", "table", "report",
-        "bench", "cli", "api",
+        "bench", "serve", "cli", "api",
     ]  # fmt: skip
     assert sorted(ranks.values()) == list(range(len(ranks)))
 

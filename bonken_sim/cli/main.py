@@ -18,6 +18,7 @@ from bonken_sim.cli.play import play, replay, trace
 from bonken_sim.cli.report import report
 from bonken_sim.cli.rules import rules_cmd
 from bonken_sim.cli.runs import compare, run_cmd, summary
+from bonken_sim.cli.serve import serve_cmd
 from bonken_sim.cli.solve import solve
 from bonken_sim.cli.table import bot, match
 from bonken_sim.errors import UserFixableError, internal_error_log
@@ -49,6 +50,7 @@ for _command in (
     report,
     solve,
     bot,
+    serve_cmd,
 ):
     cli.add_command(_command)
 
