@@ -25,6 +25,7 @@ from bonken_sim.cli.common import (
     ruleset_options,
     run_with_progress,
 )
+from bonken_sim.cli.console import counted
 from bonken_sim.errors import UserFixableError
 
 
@@ -105,7 +106,8 @@ def game(resume, force, as_json, quiet, ruleset, rules_file, **game_options):
     elif not quiet:
         rate = result.played / result.play_seconds if result.play_seconds else 0.0
         click.echo(
-            f"{result.played:,} games played into {result.out} ({result.parts} parts) in "
+            f"{result.played:,} games played into {result.out} "
+            f"({counted(result.parts, 'part')}) in "
             f"{result.wall_seconds:.1f} s, {rate:,.0f} games/s"
         )
 

@@ -23,6 +23,7 @@ from bonken_sim.cli.common import (
     run_with_progress,
     seed_option,
 )
+from bonken_sim.cli.console import counted
 from bonken_sim.errors import UserFixableError
 
 # The kernels of a decision from a view at the basic level: every profile's choice and
@@ -211,8 +212,8 @@ def match(players, player, as_json, quiet, ruleset, rules_file, **options):
             click.echo(f"{result.out} is complete: nothing left to play")
         else:
             click.echo(
-                f"{result.played:,} table games played into {result.out} ({result.parts} parts)"
-                f" in {result.wall_seconds:.1f} s, {rate:,.1f} games/s"
-                + (f", {result.faults} faults" if result.faults else "")
+                f"{result.played:,} table games played into {result.out} "
+                f"({counted(result.parts, 'part')}) in {result.wall_seconds:.1f} s, {rate:,.1f} games/s"
+                + (f", {counted(result.faults, 'fault')}" if result.faults else "")
             )
         echo_lines(results_text(doc))
