@@ -213,7 +213,8 @@ def match(players, player, as_json, quiet, ruleset, rules_file, **options):
         else:
             click.echo(
                 f"{result.played:,} table games played into {result.out} "
-                f"({counted(result.parts, 'part')}) in {result.wall_seconds:.1f} s, {rate:,.1f} games/s"
+                f"({counted(result.parts, 'part')}) in {result.wall_seconds:.1f} s, "
+                f"{rate:,.1f} games/s"
                 + (f", {counted(result.faults, 'fault')}" if result.faults else "")
             )
         echo_lines(results_text(doc))
