@@ -156,8 +156,3 @@ def score_table(summary: dict) -> list[str]:
                 cells.append(f"{seat['mean']:.2f}")
         lines.append(f"{row['variant']:<13}{row['n']:>11,}" + "".join(f"{c:>18}" for c in cells))
     return lines
-
-
-def counted(n: int, noun: str) -> str:
-    """``1 part``, ``3 parts``: a count with its noun."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"

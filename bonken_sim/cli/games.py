@@ -25,8 +25,8 @@ from bonken_sim.cli.common import (
     ruleset_options,
     run_with_progress,
 )
-from bonken_sim.cli.console import counted
 from bonken_sim.errors import UserFixableError
+from bonken_sim.runs.summary_text import counted
 
 
 def _profiles_help() -> str:

@@ -23,8 +23,8 @@ from bonken_sim.cli.common import (
     run_with_progress,
     seed_option,
 )
-from bonken_sim.cli.console import counted
 from bonken_sim.errors import UserFixableError
+from bonken_sim.runs.summary_text import counted
 
 # The kernels of a decision from a view at the basic level: every profile's choice and
 # doubling, the random and basic card tiers (the check's legal answers too).
@@ -187,7 +187,7 @@ def match(players, player, as_json, quiet, ruleset, rules_file, **options):
     compile_first(DECIDE_BASIC, ("decide", level), REPLAY, show=not quiet)
     if not quiet and not as_json:
         click.echo(
-            f"bonken-sim match: {cfg.boards:,} boards ({cfg.games:,} table games), seed "
+            f"bonken-sim match: {counted(cfg.boards, 'board')} ({cfg.games:,} table games), seed "
             f"{cfg.seed}{' (drawn)' if cfg.seed_drawn else ''}, players "
             f"{' | '.join(cfg.players)}, "
             + ("duplicate" if cfg.duplicate else "no duplicate")

@@ -106,3 +106,8 @@ def game_summary_lines(s: dict[str, Any]) -> list[str]:
             cells = "".join(f"{_pm(row['profiles'][n]):>17}" for n in names)
             lines.append(f"{row['contract']:<13}{cells}")
     return lines
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 part``, ``3 parts``: a count with its noun."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

@@ -24,6 +24,7 @@ from bonken_sim.rules.names import contract_names, variant_names
 from bonken_sim.runs.game_format import game_manifest
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.readers import dictionary_codes, run_names_rules
+from bonken_sim.runs.summary_text import counted
 from bonken_sim.stats import mean_interval, wilson_interval
 from bonken_sim.table.players import FAULT_KINDS
 
@@ -178,7 +179,8 @@ def results_text(doc: dict[str, Any]) -> list[str]:
     mode = "duplicate (4 rotations per board)" if doc["duplicate"] else "no duplicate"
     what = f"contracts {','.join(doc['contracts'])}" if doc["contracts"] else "whole games"
     lines = [
-        f"match: {doc['games_done']:,} of {doc['games']:,} table games = {doc['boards']:,} boards,"
+        f"match: {doc['games_done']:,} of {doc['games']:,} table games = "
+        f"{counted(doc['boards'], 'board')},"
         f" {what}, {mode}, seed {doc['seed']}, ruleset {doc['ruleset']}",
         "  95% intervals over boards (a board's table games averaged first); win rates: "
         "Wilson over seat-games",
