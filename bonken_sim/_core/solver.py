@@ -231,7 +231,6 @@ def _enter(d, hands, ctx, tt, si, su):
     leader = si[d, I_LEADER]
     alpha = si[d, I_ALPHA]
     beta = si[d, I_BETA]
-    trick = su[d, U_TRICK]
     rem = hands[0] | hands[1] | hands[2] | hands[3]
     tt_move = NO_MOVE
     if pos == 0:
