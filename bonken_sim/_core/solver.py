@@ -152,8 +152,8 @@ def _same_points(c, n, ctx):
 def representatives(L, H, live, ctx):
     """The cards of ``L`` (legal, in hand ``H``) worth searching: the highest of each run of
     equivalent cards. A card is dropped when the next higher card still in play (``live``:
-    held by anyone, or on the current trick) of its suit is in the same hand with the same
-    points; legal sets are closed upwards within a suit, so that card is legal too."""
+    held by anyone, or the current trick's winner) of its suit is in the same hand with the
+    same points; legal sets are closed upwards within a suit, so that card is legal too."""
     out = L
     m = L
     while m != U0:
@@ -231,7 +231,6 @@ def _enter(d, hands, ctx, tt, si, su):
     leader = si[d, I_LEADER]
     alpha = si[d, I_ALPHA]
     beta = si[d, I_BETA]
-    trick = su[d, U_TRICK]
     rem = hands[0] | hands[1] | hands[2] | hands[3]
     tt_move = NO_MOVE
     if pos == 0:
@@ -287,7 +286,11 @@ def _enter(d, hands, ctx, tt, si, su):
         led = si[d, I_LED]
         ledm = SUIT13 << np.uint64(13 * led)
         L = trick_legal(H, pos, led, ledm, False, trump, ctx[C_TMODE], si[d, I_WCARD])
-    cand = representatives(L, H, rem | trick, ctx)
+    # Cards already on this trick other than its winner decide nothing more: two cards of the
+    # mover with only such cards between them win or lose this trick alike against every
+    # card still to come, and leave the same rank pattern once the trick is gathered.
+    live = rem if pos == 0 else rem | (U1 << np.uint64(si[d, I_WCARD]))
+    cand = representatives(L, H, live, ctx)
     g1, h1, g2, h2 = _order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], hands, ctx)
     first = -1
     if tt_move != NO_MOVE and (cand >> np.uint64(tt_move)) & U1:

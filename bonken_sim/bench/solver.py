@@ -43,6 +43,7 @@ class SolverStats:
     median_nodes: int
     max_nodes: int
     gave_up: int
+    solves: tuple[dict, ...] = ()  # per position: deal, seat, value (None: gave up), nodes, ms
 
     def record(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -61,6 +62,7 @@ def time_contract(
     ms: list[float] = []
     nodes: list[int] = []
     gave_up = 0
+    solves = []
     for d in range(positions):
         run = solve_value(
             ending(seed, d, cards), variant, LEADER, d % 4, rules, table_bits, max_nodes
@@ -68,6 +70,9 @@ def time_contract(
         ms.append(1e3 * run.seconds)
         nodes.append(run.nodes)
         gave_up += run.value is None
+        solves.append(
+            {"deal": d, "seat": d % 4, "value": run.value, "nodes": run.nodes, "ms": ms[-1]}
+        )
     ms.sort()
     return SolverStats(
         positions,
@@ -77,6 +82,7 @@ def time_contract(
         int(statistics.median(nodes)),
         max(nodes),
         gave_up,
+        tuple(solves),
     )
 
 

@@ -21,7 +21,8 @@ from bonken_sim.rules.names import contract_variant, variant_name
 CONTRACT_HELP = (
     "A trick contract: bukken, hartenjagen, herenboeren, vrouwen, hartenheer, laatste_slag, "
     "troeven (with --trump; bierkaart under its ruleset), or troeven_C, troeven_D, troeven_H, "
-    "troeven_S, troeven_NT."
+    "troeven_S, troeven_NT; or all: every one of them (Domino left out), each with its own "
+    "--max-nodes."
 )
 
 
@@ -73,6 +74,30 @@ def _solve_seats(seats, masks, variant, leader, rules, table_bits, max_nodes):
         exc.seconds += sum(r.seconds for r in results)
         raise UserError(exc.describe("--max-nodes")) from None
     return results
+
+
+def _solve_all(masks, leader, seats, rules, table_bits, max_nodes, as_json):
+    """--contract all: every contract in turn, each with its own budget; a contract whose
+    search runs out is named, the others are printed, and the command then exits 2."""
+    from bonken_sim.engine.solve import solve_deal
+
+    solved = call_or_fail(solve_deal, masks, leader, seats, rules, None, table_bits, max_nodes)
+    if as_json:
+        echo_json({c.name: None if c.unsolved else [r.record() for r in c.results] for c in solved})
+    else:
+        for c in solved:
+            if c.unsolved is not None:
+                click.echo(f"{c.name}: {c.unsolved.describe('--max-nodes')}")
+                continue
+            for r in c.results:
+                for line in format_result(r, c.name):
+                    click.echo(line)
+    unsolved = [c.name for c in solved if c.unsolved is not None]
+    if unsolved:
+        raise UserError(
+            f"not solved within {max_nodes:,} nodes a contract (--max-nodes): "
+            + ", ".join(unsolved)
+        )
 
 
 def _signed(v: int) -> str:
@@ -146,6 +171,13 @@ def solve(
     from bonken_sim.engine.solve import trick_variant
 
     rules = resolve_rules(ruleset, rules_file)
+    if contract.strip().lower() == "all":
+        if trump is not None:
+            raise UserError("--trump goes with one troeven contract, not with --contract all")
+        masks, first = _position(hands, seed, deal, dealer, leader)
+        compile_first(SOLVE)
+        _solve_all(masks, first, _seats(seat, first), rules, table_bits, max_nodes, as_json)
+        return
     # --contract takes what play takes (troeven_S too), through the same parser; then
     # trick_variant refuses what cannot be solved (domino)
     named = call_or_fail(contract_variant, contract, trump, ruleset=rules)

@@ -19,7 +19,15 @@ from bonken_sim._core import solver as S
 from bonken_sim.engine.play import check_dealer, deal_hands, is_domino
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.processes import interruptible
-from bonken_sim.rules.names import Variant, card_str, make_variant, mask_cards, parse_hand
+from bonken_sim.rules.names import (
+    VARIANTS,
+    Variant,
+    card_str,
+    make_variant,
+    mask_cards,
+    parse_hand,
+    variant_name,
+)
 from bonken_sim.rules.rulesets import Ruleset, as_ruleset
 
 HandLike = int | str | Sequence[int | str]
@@ -203,6 +211,57 @@ def solve(
 
     # interruptible: a large node budget can mean hours, and Ctrl-C must stop it
     return interruptible(locked_solve)
+
+
+def trick_variants(ruleset: Ruleset | str | dict | None = None) -> tuple[Variant, ...]:
+    """Every contract ``solve`` takes under ``ruleset``, in the game's order: the negative
+    contracts (bierkaart where it takes Domino's place, Domino left out) and the troeven."""
+    rules = as_ruleset(ruleset)
+    return tuple(v for v in VARIANTS if not is_domino(v, rules))
+
+
+@dataclass(frozen=True)
+class ContractSolve:
+    """One contract of ``solve_deal``: the seats' results, or ``unsolved`` (the NotSolved of
+    the seat whose search ran out of the contract's budget, counting the seats before it)."""
+
+    variant: Variant
+    name: str
+    results: tuple[SolveResult, ...]
+    unsolved: NotSolved | None
+
+
+def solve_deal(
+    hands: str | Sequence[HandLike],
+    leader: int,
+    seats: Sequence[int] = (0, 1, 2, 3),
+    ruleset: Ruleset | str | dict | None = None,
+    variants: Sequence[Variant] | None = None,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> list[ContractSolve]:
+    """``solve`` for every seat of ``seats`` in every contract of ``variants`` (default:
+    trick_variants) of one position; each contract has its own budget of ``max_nodes``
+    nodes, shared by its seats. A contract that runs out is reported (``unsolved``) and the
+    next one is solved all the same."""
+    rules = as_ruleset(ruleset)
+    out = []
+    for variant in trick_variants(rules) if variants is None else variants:
+        results: list[SolveResult] = []
+        unsolved = None
+        for seat in seats:
+            left = int(max_nodes) - sum(r.nodes for r in results)
+            try:
+                if left < 1:
+                    raise NotSolved(0, 0.0)
+                results.append(solve(hands, variant, None, leader, seat, rules, table_bits, left))
+            except NotSolved as exc:
+                exc.nodes += sum(r.nodes for r in results)
+                exc.seconds += sum(r.seconds for r in results)
+                unsolved = exc
+                break
+        out.append(ContractSolve(variant, variant_name(variant, rules), tuple(results), unsolved))
+    return out
 
 
 @dataclass(frozen=True)

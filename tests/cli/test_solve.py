@@ -150,3 +150,33 @@ def test_node_budget_is_one_line_exit_2(capsys):
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("bonken-sim: error: not solved within 1,000 nodes (")
     assert err.rstrip().endswith("try an ending with fewer cards or raise --max-nodes")
+
+
+def test_every_contract_of_a_deal_in_one_command(capsys):
+    """``--contract all``: every trick contract of the ruleset (no domino; bierkaart under its
+    ruleset), each seat's value the same as the contract's own command gives."""
+    args = ["solve", "--hands", HANDS, "--leader", "1", "--seat", "all", "--json"]
+    code, out, err = run(capsys, *args, "--contract", "all")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    assert list(doc) == [
+        "bukken", "hartenjagen", "herenboeren", "vrouwen", "hartenheer", "laatste_slag",
+        "troeven_C", "troeven_D", "troeven_H", "troeven_S", "troeven_NT",
+    ]  # fmt: skip
+    for name in ("vrouwen", "troeven_H"):
+        code, one, _ = run(capsys, *args, "--contract", name)
+        assert [d["value"] for d in doc[name]] == [d["value"] for d in json.loads(one)]
+    code, out, err = run(capsys, "solve", "--ruleset", "bierkaart", *args[1:], "--contract", "all")
+    assert code == 0 and "bierkaart" in json.loads(out) and "domino" not in json.loads(out)
+    code, out, _ = run(capsys, *args[:-1], "--contract", "all")
+    assert out.count("makes sure of") == 44 and out.startswith("bukken: seat 0 makes sure of")
+
+
+def test_contract_all_names_what_ran_out_and_exits_2(capsys):
+    args = ["solve", "--hands", HANDS, "--leader", "1", "--contract", "all", "--max-nodes", "3"]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("bonken-sim: error: not solved within 3 nodes a contract")
+    assert "bukken:" in out and "not solved within" in out
+    code, _, err = run(capsys, *args[:-2], "--trump", "H")
+    assert code == 2 and "--trump goes with one troeven contract" in err
