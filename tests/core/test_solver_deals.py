@@ -53,13 +53,12 @@ def _check_deal(hands: list[set[int]], leader: int, rs_name: str) -> None:
 @pytest.mark.parametrize("rs_name", ["standard", "strict"])
 def test_court_card_deals_match_the_plain_search(rs_name):
     rng = random.Random(f"court-deals-{rs_name}")
-    for i in range(3):
+    for i in range(2):  # each deal: 44 brute-force solves (11 contracts, 4 seats)
         _check_deal(_deal(rng, COURTS), i % 4, rs_name)
 
 
 @pytest.mark.parametrize("rs_name", ["standard", "strict"])
 def test_unbroken_heart_deals_match_the_plain_search(rs_name):
     rng = random.Random(f"heart-deals-{rs_name}")
-    for i in range(2):
-        others = rng.sample([c for c in range(52) if c not in HEARTS], 3)
-        _check_deal(_deal(rng, HEARTS + others), (i + 1) % 4, rs_name)
+    others = rng.sample([c for c in range(52) if c not in HEARTS], 3)
+    _check_deal(_deal(rng, HEARTS + others), 1, rs_name)
