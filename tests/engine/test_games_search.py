@@ -196,3 +196,44 @@ def test_decide_doubles_by_search_with_edges_and_errors():
     assert decide(full, "expert-search", seed=2).legal == d.legal
     with pytest.raises(ValueError, match="open must hold"):
         decide(DoubleView(0, 3, HAND, "hartenjagen", deal=0, open=["bukken"]), "expert-search")
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_searching_games_keep_a_house_rulesets_rules(fixed):
+    """Under domino_ace_or_two (and a fixed order) the searching seats choose and double
+    only as the rules let them: nobody without an ace or a 2 doubles in Domino."""
+    from bonken_sim.rules.rulesets import Ruleset
+
+    rules = Ruleset(name="t", domino_ace_or_two=True, order="fixed" if fixed else "free")
+    n, seed = 6, 21
+    b = play_games(
+        n, seed, np.zeros(4, np.int64), ["expert-search"], table=rules.table, fixed_order=fixed
+    )
+    _check_constraints(b, fixed)
+    from bonken_sim.engine.play import deal_hands
+    from bonken_sim.models.choice import holds_ace_or_two
+
+    hands = np.array(
+        [deal_hands(seed, DEALS_PER_GAME * g + k) for g in range(n) for k in range(11)],
+        np.uint64,
+    ).reshape(n, DEALS_PER_GAME, 4)
+    has = holds_ace_or_two(hands)
+    doubled = b.doubled()
+    for g, k in zip(*np.nonzero(b.variant == 6), strict=True):
+        for d in range(4):
+            if doubled[g, k, d].any():
+                assert has[g, k, d], (g, k, d)
+
+
+def test_a_searching_chooser_starts_doubles_only_where_the_rules_let_him():
+    from bonken_sim.rules.rulesets import Ruleset
+
+    rules = Ruleset(name="t", chooser_doubles=True)
+    b = play_games(8, 5, np.zeros(4, np.int64), ["expert-search"], table=rules.table)
+    d = b.doubled()
+    g = b.start + np.arange(b.n)
+    chooser = (g[:, None] % 4 + np.arange(DEALS_PER_GAME)[None, :] + 2) % 4
+    rows, cols = np.arange(b.n)[:, None], np.arange(DEALS_PER_GAME)[None, :]
+    started = d[rows, cols, chooser] & ~d[rows, cols, :, chooser]
+    assert started.any()  # he may start doubles here, and does
+    assert np.all(b.final.sum(axis=2) == b.raw.sum(axis=2))
