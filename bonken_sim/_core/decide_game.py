@@ -7,8 +7,8 @@ import numpy as np
 
 from ._jit import jit
 from .game import (
+    SEARCHES,
     choice_options,
-    choose_fitted,
     contract_options,
     doubling_step,
     pick_contract,
@@ -17,21 +17,18 @@ from .game import (
 from .game_search import (
     DEFAULT_CHOICE_SAMPLES,
     DEFAULT_DOUBLE_SAMPLES,
-    make_game_search,
     policy_later,
     policy_samples,
     policy_z,
     search_workspace,
 )
 from .ids import N_NEGATIVE
-from .playout import LEVEL_ADVANCED, PLAY_DEALT, playout_scratch
+from .playout import LEVEL_ADVANCED, playout_scratch
 from .seat_value import seat_value, seat_values
 
-# The searches of a game kernel, over the advanced play build: a search's rollouts have four
-# advanced seats, which every build at or above the advanced level plays alike.
-_search_choice, _search_doubles = make_game_search(
-    PLAY_DEALT[LEVEL_ADVANCED], pick_contract, choose_fitted
-)
+# The game kernel's searches of the advanced level: a search's rollouts have four advanced
+# seats, which every build at or above the advanced level plays alike.
+_search_choice, _search_doubles = SEARCHES[LEVEL_ADVANCED]
 
 
 @jit

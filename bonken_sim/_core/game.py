@@ -271,13 +271,19 @@ def deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models
     return doubling_pass(v, dealer, dpol, own_ev, mean, bonus, theta, total, chooser_starts)
 
 
+# The searches of each level's build (game_search): (search_choice, search_doubles) over
+# that level's play. ``decide_game`` uses the advanced level's: one build, one cache key.
+SEARCHES = per_level(lambda level: make_game_search(PLAY_DEALT[level], pick_contract,
+                                                    choose_fitted))  # fmt: skip
+
+
 def _make_play_games(level):
     """``play_games`` built for the play builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
     # Searches roll out with advanced seats: only the builds that carry the advanced loops
     # search (a constant of the build, so the basic build prunes the branches).
     can_search = level >= LEVEL_ADVANCED
-    search_choice, search_doubles = make_game_search(play_dealt, pick_contract, choose_fitted)
+    search_choice, search_doubles = SEARCHES[level]
 
     @jit(_nrt=False)
     def searched_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models, work,
