@@ -237,3 +237,24 @@ def test_a_searching_chooser_starts_doubles_only_where_the_rules_let_him():
     started = d[rows, cols, chooser] & ~d[rows, cols, :, chooser]
     assert started.any()  # he may start doubles here, and does
     assert np.all(b.final.sum(axis=2) == b.raw.sum(axis=2))
+
+
+def test_a_policy_code_carries_the_searchs_settings():
+    from bonken_sim._core.game_search import (
+        DEFAULT_DOUBLE_SAMPLES,
+        DOUBLE_Z,
+        LATER_BIT,
+        SAMPLES_SHIFT,
+        Z_SHIFT,
+        policy_later,
+        policy_samples,
+        policy_z,
+    )
+
+    plain = np.int64(G.DOUBLE_SEARCH)
+    assert policy_samples(plain, DEFAULT_DOUBLE_SAMPLES) == DEFAULT_DOUBLE_SAMPLES
+    assert policy_z(plain) == DOUBLE_Z and not policy_later(plain)
+    code = np.int64(G.DOUBLE_SEARCH | (48 << SAMPLES_SHIFT) | (9 << Z_SHIFT) | (1 << LATER_BIT))
+    assert policy_samples(code, DEFAULT_DOUBLE_SAMPLES) == 48
+    assert policy_z(code) == 1.0 and policy_later(code)
+    assert code & 0xFF == G.DOUBLE_SEARCH
