@@ -1,11 +1,34 @@
 """A game's contract choice and one seat's doubling from that seat's view, with the game
-kernel's own functions (``game.pick_contract``, ``game.doubling_step``), so ``decide``
-chooses and doubles exactly as ``play_games`` does in that position."""
+kernel's own functions (``game.pick_contract``, ``game.doubling_step``, and the searches of
+``game_search``), so ``decide`` chooses and doubles exactly as ``play_games`` does in that
+position."""
+
+import numpy as np
 
 from ._jit import jit
-from .game import contract_options, doubling_step, pick_contract, without_domino
+from .game import (
+    SEARCHES,
+    choice_options,
+    contract_options,
+    doubling_step,
+    pick_contract,
+    without_domino,
+)
+from .game_search import (
+    DEFAULT_CHOICE_SAMPLES,
+    DEFAULT_DOUBLE_SAMPLES,
+    policy_later,
+    policy_samples,
+    policy_z,
+    search_workspace,
+)
 from .ids import N_NEGATIVE
+from .playout import LEVEL_ADVANCED, playout_scratch
 from .seat_value import seat_value, seat_values
+
+# The game kernel's searches of the advanced level: a search's rollouts have four advanced
+# seats, which every build at or above the advanced level plays alike.
+_search_choice, _search_doubles = SEARCHES[LEVEL_ADVANCED]
 
 
 @jit
@@ -45,3 +68,40 @@ def decide_doubles(v, dealer, d, hand, bits, chooser_fitted, models, cvals):
         own = seat_value(hand, v, (d - dealer) & 3, vt)
     ok = doubling_step(d, v, dealer, own, bits, mean, bonus, theta, total, chooser_starts)
     return ok, own
+
+
+@jit
+def decide_choice_search(table, ds, k, hand, dealer, rules, free, models, code, relv, stats):
+    """The contract the chooser holding ``hand`` picks by search with the policy ``code``
+    on samples of the stream ``ds`` (``game_search.search_choice``). ``rules``: (fixed
+    order, Domino restricted); ``models``: (mean, bonus, tau). Leaves per variant the
+    searched relative value in ``relv`` and the mean score and its standard error in
+    ``stats[0]`` / ``stats[1]`` (NaN where not legal)."""
+    fixed_order, restricted = rules
+    options = choice_options(k, hand, fixed_order, restricted, free)
+    sw = search_workspace()
+    n = policy_samples(code, DEFAULT_CHOICE_SAMPLES)
+    v = _search_choice(table, ds, hand, dealer, options, models, (n, policy_later(code)), sw,
+                       playout_scratch(), relv)  # fmt: skip
+    acc = sw[3]
+    for u in range(relv.shape[0]):
+        stats[0, u] = np.nan
+        stats[1, u] = np.nan
+        if relv[u] > -np.inf:
+            m = acc[0, u] / n
+            var = (acc[1, u] - acc[0, u] * m) / (n - 1) if n > 1 else 0.0
+            stats[0, u] = m
+            stats[1, u] = np.sqrt(max(var, 0.0) / n)
+    return v
+
+
+@jit
+def decide_doubles_search(table, ds, v, d, dealer, hand, bits, rules, chooser_model, code, est,
+                          se):  # fmt: skip
+    """The seats seat ``d`` holding ``hand`` doubles by search with the policy ``code`` in
+    variant ``v`` after the doubles ``bits`` (``game_search.search_doubles``, on samples
+    of the stream ``ds``); its searched edges over each seat and their standard errors in
+    ``est`` / ``se``."""
+    search = (policy_samples(code, DEFAULT_DOUBLE_SAMPLES), policy_z(code))
+    return _search_doubles(table, ds, v, d, dealer, hand, bits, rules, chooser_model, search,
+                           search_workspace(), playout_scratch(), est, se)  # fmt: skip

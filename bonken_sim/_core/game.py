@@ -15,8 +15,25 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
+from .game_search import (
+    DEFAULT_CHOICE_SAMPLES,
+    DEFAULT_DOUBLE_SAMPLES,
+    POLICY_MASK,
+    make_game_search,
+    policy_later,
+    policy_samples,
+    policy_z,
+    search_workspace,
+)
 from .ids import ACES_AND_TWOS, N_NEGATIVE, N_TRUMP_OPTIONS, N_VARIANTS, STRAT_ADVANCED
-from .playout import PLAY_DEALT, kernel_table, per_level, playout_scratch, tier_level
+from .playout import (
+    LEVEL_ADVANCED,
+    PLAY_DEALT,
+    kernel_table,
+    per_level,
+    playout_scratch,
+    tier_level,
+)
 from .rng import GOLDEN, deal_state, mix64, scale_draw
 from .ruleset import DOMINO, F_CHOOSER_STARTS, F_DOMINO_NEEDS, F_KIND, F_TOTAL, KIND_DOMINO
 from .seat_value import seat_value, seat_values, value_tables
@@ -25,8 +42,10 @@ DEALS_PER_GAME = 11
 
 CHOICE_RANDOM = 0
 CHOICE_FITTED = 1
+CHOICE_SEARCH = 2  # game_search; the sample count above the low byte (POLICY_MASK)
 DOUBLE_NEVER = 0
 DOUBLE_FITTED = 1
+DOUBLE_SEARCH = 2  # game_search, as CHOICE_SEARCH
 
 # Game errors (the Python side raises on any).
 ERR_NONE = 0
@@ -200,19 +219,30 @@ def contract_options(fixed_order, k, neg_free, may_trump_now, turns_left):
 
 
 @jit(_nrt=False, inline="always")
-def pick_contract(ds, k, hand, fitted_choice, fixed_order, restricted, free, models, relv, cvals):
-    """The contract the chooser holding ``hand`` picks for deal ``k`` (state ``ds``), -1 if
-    nothing is legal. ``free``: (negatives still open, trump options still open, may he
-    still choose troeven); ``models``: (mean, tau, value tables). A fitted choice leaves the
-    chooser's expected score per variant in ``cvals`` (his doubling reads it)."""
+def choice_options(k, hand, fixed_order, restricted, free):
+    """What the chooser holding ``hand`` may choose for deal ``k``: (negatives mask, trump
+    options open, may trump, must trump, his turns left). ``free``: (negatives still open,
+    trump options still open, may he still choose troeven)."""
     neg_free, trump_free, may_trump_now = free
-    mean, tau, vt = models
     turns_left = (DEALS_PER_GAME - 1 - k) // 4 + 1  # his turns: this deal and every fourth
     mask, may_trump, must_trump = contract_options(
         fixed_order, k, neg_free, may_trump_now, turns_left
     )
     if restricted and not must_trump:
         mask = without_domino(mask, hand, may_trump, trump_free)
+    return mask, trump_free, may_trump, must_trump, turns_left
+
+
+@jit(_nrt=False, inline="always")
+def pick_contract(ds, k, hand, fitted_choice, fixed_order, restricted, free, models, relv, cvals):
+    """The contract the chooser holding ``hand`` picks for deal ``k`` (state ``ds``), -1 if
+    nothing is legal. ``free``: (negatives still open, trump options still open, may he
+    still choose troeven); ``models``: (mean, tau, value tables). A fitted choice leaves the
+    chooser's expected score per variant in ``cvals`` (his doubling reads it)."""
+    mean, tau, vt = models
+    mask, trump_free, may_trump, must_trump, turns_left = choice_options(
+        k, hand, fixed_order, restricted, free
+    )
     if fitted_choice:
         seat_values(hand, 2, vt, cvals)
         for u in range(N_VARIANTS):
@@ -241,9 +271,53 @@ def deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models
     return doubling_pass(v, dealer, dpol, own_ev, mean, bonus, theta, total, chooser_starts)
 
 
+# The searches of each level's build (game_search): (search_choice, search_doubles) over
+# that level's play. ``decide_game`` uses the advanced level's: one build, one cache key.
+SEARCHES = per_level(lambda level: make_game_search(PLAY_DEALT[level], pick_contract,
+                                                    choose_fitted))  # fmt: skip
+
+
 def _make_play_games(level):
     """``play_games`` built for the play builds of ``level``."""
     play_dealt = PLAY_DEALT[level]
+    # Searches roll out with advanced seats: only the builds that carry the advanced loops
+    # search (a constant of the build, so the basic build prunes the branches).
+    can_search = level >= LEVEL_ADVANCED
+    search_choice, search_doubles = SEARCHES[level]
+
+    @jit(_nrt=False)
+    def searched_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals, models, work,
+                         chooser_model, search):  # fmt: skip
+        """``deal_doubles`` where some seat doubles by search (``game_search``): each seat
+        in the pass order by its own policy."""
+        mean, bonus, tau, theta, vt, total, chooser_starts = models
+        own_ev, dpol = work
+        table, ds, sw, est, se, scratch = search
+        chooser = (dealer + 2) & 3
+        for p in range(4):
+            dpol[p] = pol[p] & POLICY_MASK
+            if restricted and v == DOMINO and (dealt[p] & _ACES_TWOS) == 0:
+                dpol[p] = DOUBLE_NEVER
+            if dpol[p] == DOUBLE_FITTED:
+                if p == chooser and fitted_choice:
+                    own_ev[p] = cvals[v]
+                else:
+                    own_ev[p] = seat_value(dealt[p], v, (p - dealer) & 3, vt)
+        bits = 0
+        for step in (3, 0, 1, 2):
+            d = (dealer + step) & 3
+            if dpol[d] == DOUBLE_NEVER:
+                continue
+            if dpol[d] == DOUBLE_SEARCH:
+                n = policy_samples(pol[d], DEFAULT_DOUBLE_SAMPLES)
+                ok = search_doubles(table, ds, v, d, dealer, dealt[d], bits,
+                                    (theta, chooser_starts), chooser_model,
+                                    (n, policy_z(pol[d])), sw, scratch, est, se)  # fmt: skip
+            else:
+                ok = doubling_step(d, v, dealer, own_ev[d], bits, mean, bonus, theta, total,
+                                   chooser_starts)  # fmt: skip
+            bits |= ok << (4 * d)
+        return bits
 
     # Not late linked (_numba_link), unlike the other kernels over the play loops: with the
     # game kernels finalized that way, basic games ran at 33-41k games per CPU-second against
@@ -267,13 +341,15 @@ def _make_play_games(level):
             np.empty(4, np.int64),  # pol
             np.empty(4, np.int64),  # dpol: pol, less the seats a Domino restriction keeps out
         )
+        search = (search_workspace(), np.empty(4), np.empty(4))  # and a double's (est, se)
         return play_game_rows(
-            key, game_start, policies, table, models, outs, work, playout_scratch()
+            key, game_start, policies, table, models, outs, work, playout_scratch(), search
         )
 
     @jit(_nrt=False)  # allocates nothing: see _jit.jit
-    def play_game_rows(key, game_start, policies, table, models, outs, work, scratch):
+    def play_game_rows(key, game_start, policies, table, models, outs, work, scratch, search):
         card_strat, choice_pol, double_pol, fixed_order, doubling_on = policies
+        sw, est, se = search
         mean, bonus, tau, theta, vt = models
         out_variant, out_dbl, out_raw, out_final, out_totals = outs
         deck, dealt, relv, cvals, own_ev, had_trump, totals, strat, pol, dpol = work
@@ -293,6 +369,13 @@ def _make_play_games(level):
                 strat[p] = card_strat[i, p]
                 pol[p] = double_pol[i, p]
                 any_advanced |= strat[p] >= STRAT_ADVANCED  # expert seats search advanced play
+            double_search = False
+            if can_search:
+                for p in range(4):
+                    double_search |= (double_pol[i, p] & POLICY_MASK) == DOUBLE_SEARCH
+                    # a search plays its samples with the stakes it knows: reset them after
+                    any_advanced |= (choice_pol[i, p] & POLICY_MASK) == CHOICE_SEARCH
+                any_advanced |= double_search
             for k in range(DEALS_PER_GAME):
                 dealer = (d0 + k) & 3
                 chooser = (dealer + 2) & 3
@@ -300,8 +383,16 @@ def _make_play_games(level):
                 deal_into(ds, deck, dealt)
                 fitted_choice = choice_pol[i, chooser] == CHOICE_FITTED
                 free = (neg_free, trump_free, not had_trump[chooser])
-                v = pick_contract(ds, k, dealt[chooser], fitted_choice, fixed_order, restricted,
-                                  free, (mean, tau, vt), relv, cvals)  # fmt: skip
+                cpol = choice_pol[i, chooser]
+                if can_search and (cpol & POLICY_MASK) == CHOICE_SEARCH:
+                    options = choice_options(k, dealt[chooser], fixed_order, restricted, free)
+                    n = policy_samples(cpol, DEFAULT_CHOICE_SAMPLES)
+                    v = search_choice(table, ds, dealt[chooser], dealer, options,
+                                      (mean, bonus, tau), (n, policy_later(cpol)), sw, scratch,
+                                      relv)  # fmt: skip
+                else:
+                    v = pick_contract(ds, k, dealt[chooser], fitted_choice, fixed_order,
+                                      restricted, free, (mean, tau, vt), relv, cvals)  # fmt: skip
                 if v < 0:
                     return ERR_NO_CONTRACT
                 if v < N_NEGATIVE:
@@ -315,8 +406,15 @@ def _make_play_games(level):
                 if doubling_on:
                     deal_models = (mean, bonus, tau, theta, vt, np.float64(table[v, F_TOTAL]),
                                    chooser_starts)  # fmt: skip
-                    bits = deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted, cvals,
-                                        deal_models, (own_ev, dpol))  # fmt: skip
+                    if can_search and double_search:
+                        chooser_model = (True, k, free, fixed_order, restricted, (mean, tau, vt))
+                        where = (table, ds, sw, est, se, scratch)
+                        bits = searched_doubles(v, dealer, dealt, pol, fitted_choice, restricted,
+                                                cvals, deal_models, (own_ev, dpol),
+                                                chooser_model, where)  # fmt: skip
+                    else:
+                        bits = deal_doubles(v, dealer, dealt, pol, fitted_choice, restricted,
+                                            cvals, deal_models, (own_ev, dpol))  # fmt: skip
                 if any_advanced:  # only advanced play reads the stakes
                     for p in range(4):
                         for q in range(4):

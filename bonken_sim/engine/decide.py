@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bonken_sim._core import game as G
 from bonken_sim.engine.decide_game import decide_choose, decide_double
 from bonken_sim.engine.decide_play import decide_play
 from bonken_sim.engine.games import PROFILES
@@ -106,9 +105,9 @@ def decide(
     seed = check_seed(seed)
     v = as_view(view)
     if isinstance(v, ChooseView):
-        return decide_choose(v, policy.choice != G.CHOICE_RANDOM, seed, explain)
+        return decide_choose(v, policy.choice, seed, explain)
     if isinstance(v, DoubleView):
-        return decide_double(v, policy.doubling, policy.choice, explain)
+        return decide_double(v, policy.doubling, policy.choice, explain, seed)
     return decide_play(v, policy.card, seed, explain)
 
 

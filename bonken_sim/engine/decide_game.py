@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 import numpy as np
 
 from bonken_sim._core import decide_game as DG
 from bonken_sim._core import game as G
+from bonken_sim._core.game_search import POLICY_MASK
 from bonken_sim._core.ids import ACES_AND_TWOS, N_NEGATIVE, N_VARIANTS
 from bonken_sim._core.playout import kernel_table
 from bonken_sim._core.ruleset import DOMINO, F_CHOOSER_STARTS, F_TOTAL
@@ -86,27 +88,41 @@ def _choice_inputs(view: ChooseView):
     return rules, int(k), hand, neg, trump
 
 
-def decide_choose(view: ChooseView, fitted: bool, seed: int, explain: bool) -> Decision:
-    """The chooser's contract: the fitted relative-value choice, else a uniform one (drawn
-    with ``seed``)."""
+def decide_choose(view: ChooseView, choice: int, seed: int, explain: bool) -> Decision:
+    """The chooser's contract under the choice policy ``choice`` (``game.CHOICE_*``): the
+    fitted relative-value choice, the search (``game_search``, its samples drawn with
+    ``seed`` and the view), else a uniform one (drawn with ``seed``)."""
     rules, k, hand, neg, trump = _choice_inputs(view)
     ma, vt, table = _models_for(rules)
     relv = np.zeros(N_VARIANTS)
     cvals = np.zeros(N_VARIANTS)
     ds = view_stream(seed, 0xC400, view.dealer, k, hand, neg, trump, int(view.had_troeven))
     free = (neg, trump, not view.had_troeven)
+    fixed, restricted = rules.order == "fixed", G.domino_restricted(table)
+    fitted = choice == G.CHOICE_FITTED
     v, legal = DG.decide_choice(
-        ds, k, np.uint64(hand), fitted, rules.order == "fixed", G.domino_restricted(table),
-        free, ma.mean, ma.tau, vt, relv, cvals,
+        ds, k, np.uint64(hand), fitted, fixed, restricted, free, ma.mean, ma.tau, vt, relv,
+        cvals,
     )  # fmt: skip
+    searched = (choice & POLICY_MASK) == G.CHOICE_SEARCH
+    stats = np.full((2, N_VARIANTS), np.nan)
+    if searched and v >= 0:
+        v = DG.decide_choice_search(
+            table, ds, k, np.uint64(hand), int(view.dealer), (fixed, restricted), free,
+            (ma.mean, ma.bonus, ma.tau), np.int64(choice), relv, stats,
+        )  # fmt: skip
     names = variant_names(rules)
     options = tuple(names[u] for u in range(N_VARIANTS) if (legal >> u) & 1)
     if v < 0 or not options:
         raise BadView("no contract is open to the chooser (every one is played or not his)")
     weighed: tuple[Weighed, ...] = ()
-    if explain and fitted:
-        rel = [Weighed(names[u], round(float(relv[u]), 4)) for u in range(N_VARIANTS)
-               if (legal >> u) & 1]  # fmt: skip
+    if explain and (fitted or searched):
+        rel = [
+            Weighed(names[u], round(float(relv[u]), 4),
+                    None if np.isnan(stats[1, u]) else round(float(stats[1, u]), 4))
+            for u in range(N_VARIANTS)
+            if (legal >> u) & 1 and np.isfinite(relv[u])
+        ]  # fmt: skip
         weighed = tuple(sorted(rel, key=lambda w: -w.value))
     return Decision(legal=options, contract=names[int(v)], kind="choose", weighed=weighed)
 
@@ -154,9 +170,11 @@ def _may_double(view: DoubleView, rules: Ruleset, table: np.ndarray, v: int, han
     return [t for t in range(4) if t != me and (starts or bits >> (4 * t + me) & 1)]
 
 
-def decide_double(view: DoubleView, policy: int, choice: int, explain: bool) -> Decision:
-    """The seats a seat doubles: the fitted thresholds (``policy`` fitted), else none.
-    ``choice``: the profile's choice policy (a fitted chooser weighs his hand as his
+def decide_double(view: DoubleView, policy: int, choice: int, explain: bool,
+                  seed: int = 0) -> Decision:  # fmt: skip
+    """The seats a seat doubles: the fitted thresholds (``policy`` fitted), the search
+    (``policy`` search: ``game_search``, its samples drawn with ``seed`` and the view), else
+    none. ``choice``: the profile's choice policy (a fitted chooser weighs his hand as his
     choice did)."""
     rules = ruleset_of(view.ruleset)
     if not rules.doubling:
@@ -168,10 +186,14 @@ def decide_double(view: DoubleView, policy: int, choice: int, explain: bool) -> 
     ma, vt, table = _models_for(rules)
     may = _may_double(view, rules, table, v, hand, bits, me, dealer)
     legal = tuple(str(t) for t in may)
-    if policy != G.DOUBLE_FITTED or not may:
+    kind = policy & POLICY_MASK
+    if kind not in (G.DOUBLE_FITTED, G.DOUBLE_SEARCH) or not may:
         return Decision(legal=legal, kind="double")
     total = float(table[v, F_TOTAL])
     chooser_starts = bool(table[0, F_CHOOSER_STARTS] != 0)
+    if kind == G.DOUBLE_SEARCH:
+        return _double_searched(view, rules, table, ma, vt, (v, dealer, me, hand, bits),
+                                chooser_starts, policy, seed, explain, legal)  # fmt: skip
     models = (ma.mean, ma.bonus, ma.theta, vt, total, chooser_starts)
     fitted = choice == G.CHOICE_FITTED
     cvals = np.zeros(N_VARIANTS)
@@ -180,6 +202,45 @@ def decide_double(view: DoubleView, policy: int, choice: int, explain: bool) -> 
     weighed: tuple[Weighed, ...] = ()
     if explain:
         weighed = _double_weighed(ma, v, dealer, me, float(own), total, may)
+    return Decision(legal=legal, doubles=doubles, kind="double", weighed=weighed)
+
+
+def _chooser_model(view: DoubleView, rules: Ruleset, table: np.ndarray, ma: ModelArrays,
+                   vt: Any, v: int) -> tuple:  # fmt: skip
+    """What a search knows of the chooser's choice (``game_search.search_doubles``): the
+    deal and the contracts open before it when the view gives them, else nothing."""
+    fixed, restricted = rules.order == "fixed", G.domino_restricted(table)
+    models = (ma.mean, ma.tau, vt)
+    if view.deal is None or view.open is None:
+        return (False, 0, (0, 0, False), fixed, restricted, models)
+    k = view.deal
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 0 <= k <= 10:
+        raise BadView(f"deal must be 0 to 10 (the deal of the game), got {k!r}")
+    neg, trump = _open_masks(view, rules)  # type: ignore[arg-type]
+    if not ((neg | trump << N_NEGATIVE) >> v) & 1:
+        raise BadView(f"open must hold the chosen contract {view.contract!r}")
+    free = (neg, trump, not bool(view.chooser_had_troeven))
+    return (True, int(k), free, fixed, restricted, models)
+
+
+def _double_searched(view: DoubleView, rules: Ruleset, table: np.ndarray, ma: ModelArrays,
+                     vt: Any, spot: tuple, chooser_starts: bool, policy: int, seed: int,
+                     explain: bool, legal: tuple[str, ...]) -> Decision:  # fmt: skip
+    """``decide_double`` by search: ``game_search.search_doubles`` from the view."""
+    v, dealer, me, hand, bits = spot
+    model = _chooser_model(view, rules, table, ma, vt, v)
+    ds = view_stream(seed, 0xD0B1E, dealer, me, hand, v, bits, model[1], *model[2])
+    est, se = np.zeros(4), np.zeros(4)
+    ok = DG.decide_doubles_search(
+        table, ds, v, me, dealer, np.uint64(hand), bits, (ma.theta, chooser_starts), model,
+        np.int64(policy), est, se,
+    )  # fmt: skip
+    doubles = tuple(t for t in range(4) if (int(ok) >> t) & 1)
+    weighed: tuple[Weighed, ...] = ()
+    if explain:
+        out = [Weighed(str(t), round(float(est[t]), 4), round(float(se[t]), 4))
+               for t in range(4) if np.isfinite(est[t])]  # fmt: skip
+        weighed = tuple(sorted(out, key=lambda w: -w.value))
     return Decision(legal=legal, doubles=doubles, kind="double", weighed=weighed)
 
 

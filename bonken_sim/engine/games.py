@@ -34,8 +34,8 @@ class Profile:
 
     name: str
     card: int  # 0 random, 1 basic, 2 advanced, 3 expert (docs/ENGINE.md)
-    choice: int  # G.CHOICE_RANDOM / G.CHOICE_FITTED
-    doubling: int  # G.DOUBLE_NEVER / G.DOUBLE_FITTED
+    choice: int  # G.CHOICE_RANDOM / G.CHOICE_FITTED / G.CHOICE_SEARCH (+ samples << 8)
+    doubling: int  # G.DOUBLE_NEVER / G.DOUBLE_FITTED / G.DOUBLE_SEARCH (+ samples << 8)
     description: str
 
 
@@ -74,6 +74,30 @@ PROFILES: dict[str, Profile] = {
             "expert card play (determinized search with advanced rollouts, stake-aware), the "
             "fitted relative-value contract choice with the τ_k trump call, the fitted "
             "doubling thresholds",
+        ),
+        Profile(
+            "expert-search",
+            STRAT_EXPERT,
+            G.CHOICE_SEARCH,
+            G.DOUBLE_SEARCH,
+            "expert card play; contract choice and doubling by search: sampled deals of its "
+            "hand played out by advanced seats (docs/STRATEGIES.md)",
+        ),
+        Profile(
+            "expert-choice",
+            STRAT_EXPERT,
+            G.CHOICE_SEARCH,
+            G.DOUBLE_FITTED,
+            "as expert-search, but doubles by the fitted thresholds (to measure the choice "
+            "search alone)",
+        ),
+        Profile(
+            "expert-double",
+            STRAT_EXPERT,
+            G.CHOICE_FITTED,
+            G.DOUBLE_SEARCH,
+            "as expert-search, but chooses by the fitted model (to measure the doubling "
+            "search alone)",
         ),
         Profile(
             "basic-nodouble",

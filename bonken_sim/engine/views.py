@@ -79,7 +79,10 @@ class ChooseView:
 class DoubleView:
     """What a seat knows at its turn in the doubling pass (D+3, D, D+1, then the chooser):
     its 13 cards, the contract chosen and the doubles said before it, as (doubler,
-    target)."""
+    target). Optional, for a doubling by search (``expert-search``): ``deal`` (0 to 10) and
+    ``open``, the variants open to the chooser before he chose (the chosen one included),
+    and ``chooser_had_troeven``; with them a non-chooser's samples give the chooser only
+    hands the fitted choice fits to the contract, as in a game."""
 
     dealer: int
     seat: int
@@ -87,6 +90,9 @@ class DoubleView:
     contract: str
     doubles: Sequence[tuple[int, int]] = ()
     ruleset: Ruleset | str | None = None
+    deal: int | None = None
+    open: Sequence[str] | None = None
+    chooser_had_troeven: bool = False
 
     kind = "double"
 
@@ -100,7 +106,8 @@ class Weighed:
     ``value`` the expert's mean score of a card over its samples, a contract's expected
     score relative to its mean, or a double's estimated own score minus that seat's; ``se``
     its standard error where the tier has one (an expert card other than the tier's own
-    reference card: of its difference from that card, paired on the same samples)."""
+    reference card: of its difference from that card, paired on the same samples; a
+    searched contract: of its mean score; a searched double: of the mean edge)."""
 
     option: str
     value: float
