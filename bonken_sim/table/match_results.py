@@ -198,13 +198,12 @@ def results_text(doc: dict[str, Any]) -> list[str]:
         )
     if doc["versus"]:
         lines += ["", "  paired per board, first minus second (95% CI)"]
-        lines.append(f"  {'players':{2 * width}s}{'win rate':>22s}{'points per game':>22s}")
-        for v in doc["versus"]:
-            pair = f"{v['a']} − {v['b']}"
+        pairs = [f"{v['a']} − {v['b']}" for v in doc["versus"]]
+        pw = max(len("players"), *map(len, pairs)) + 2
+        lines.append(f"  {'players':{pw}s}{'win rate':>18s}{'points per game':>22s}")
+        for pair, v in zip(pairs, doc["versus"], strict=True):
             wins = _pp(v["win_rate_difference"])
-            lines.append(
-                f"  {pair:{2 * width}s}{wins:>22s}{_ci(v['points_per_game_difference']):>22s}"
-            )
+            lines.append(f"  {pair:{pw}s}{wins:>18s}{_ci(v['points_per_game_difference']):>22s}")
     contracts = [c for e in players.values() for c in e.get("points_per_deal", {})]
     if contracts:
         lines += ["", "  points per deal, by contract (95% CI)"]
