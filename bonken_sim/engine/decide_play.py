@@ -51,11 +51,22 @@ def _workspace():
     return xw
 
 
+#: a play's card as the protocol and ``card_str`` write it (and ``"pass"``): its code, found
+#: in one look-up, before the general parsing (the plays are read at every decision)
+_CODES = {**{card_str(c): c for c in range(52)}, "pass": PASS}
+
+
 def _plays(plays: Sequence[tuple[int, str]]) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(plays, str) or not isinstance(plays, Sequence):
         raise BadView(f"plays must be a list of (seat, card), got {plays!r}")
     seats, codes = [], []
     for i, item in enumerate(plays):
+        if type(item) in (tuple, list) and len(item) == 2:
+            who, card = item
+            if type(who) is int and 0 <= who <= 3 and type(card) is str and card in _CODES:
+                seats.append(who)
+                codes.append(_CODES[card])
+                continue
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
             raise BadView(f"play {i} must be (seat, card), got {item!r}")
         who, card = item
