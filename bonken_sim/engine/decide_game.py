@@ -38,11 +38,9 @@ from bonken_sim.engine.views import (
     view_stream,
 )
 from bonken_sim.models.choice import load_models
+from bonken_sim.models.doubling import pass_order
 from bonken_sim.rules.names import variant_names
 from bonken_sim.rules.rulesets import Ruleset
-
-#: the doubling pass: seats in this order relative to the dealer
-PASS_STEPS = (3, 0, 1, 2)
 
 
 @functools.lru_cache(maxsize=16)
@@ -125,11 +123,6 @@ def decide_choose(view: ChooseView, choice: int, seed: int, explain: bool) -> De
         ]  # fmt: skip
         weighed = tuple(sorted(rel, key=lambda w: -w.value))
     return Decision(legal=options, contract=names[int(v)], kind="choose", weighed=weighed)
-
-
-def pass_order(dealer: int) -> list[int]:
-    """The seats in doubling order: D+3, D, D+1, then the chooser D+2."""
-    return [(dealer + s) & 3 for s in PASS_STEPS]
 
 
 def _said(view: DoubleView, dealer: int, me: int) -> int:

@@ -39,6 +39,7 @@ from bonken_sim.engine.play import (
     trick_winner,
 )
 from bonken_sim.errors import BadValue
+from bonken_sim.models.doubling import pass_order
 from bonken_sim.rules.names import (
     N_VARIANTS,
     card_str,
@@ -52,8 +53,6 @@ from bonken_sim.rules.rulesets import Ruleset
 
 DEALS_PER_GAME = 11
 N_NEGATIVE = 7
-#: the doubling pass: seats in this order relative to the dealer (RULES.md §5)
-PASS_STEPS = (3, 0, 1, 2)
 STATE_VERSION = 1
 #: the profiles a computer seat may play (any of engine.games.PROFILES, or expert:K:E, works)
 TABLE_PROFILES = ("random", "basic", "advanced", "expert")
@@ -67,10 +66,6 @@ class GameError(BadValue):
 
 class OutOfTurn(GameError):
     """An action that is not the person's to take now."""
-
-
-def pass_order(dealer: int) -> list[int]:
-    return [(dealer + s) & 3 for s in PASS_STEPS]
 
 
 def _sorted_cards(mask: int) -> list[str]:

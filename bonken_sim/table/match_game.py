@@ -37,6 +37,7 @@ from typing import Any
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView
 from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch
 from bonken_sim.engine.play import IllegalPlay, deal_hands, is_domino, replay, trick_winner
+from bonken_sim.models.doubling import pass_order
 from bonken_sim.rules.names import (
     N_VARIANTS,
     VARIANTS,
@@ -185,8 +186,7 @@ class Table:
     def _doubling(self, v, dealer, hands, seed, ctx, record) -> list[tuple[int, int]]:
         """One pass: D+3, D, D+1, then the chooser, each seeing the doubles said so far."""
         doubles: list[tuple[int, int]] = []
-        for step in (3, 0, 1, 2):
-            d = (dealer + step) & 3
+        for d in pass_order(dealer):
             view = DoubleView(
                 dealer=dealer,
                 seat=d,
