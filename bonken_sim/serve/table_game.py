@@ -20,6 +20,8 @@ import dataclasses
 import json
 from typing import Any
 
+import numpy as np
+
 from bonken_sim.engine.decide import (
     ChooseView,
     Decision,
@@ -39,6 +41,7 @@ from bonken_sim.engine.play import (
     trick_winner,
 )
 from bonken_sim.errors import BadValue
+from bonken_sim.models import doubling
 from bonken_sim.models.doubling import pass_order
 from bonken_sim.rules.names import (
     N_VARIANTS,
@@ -81,11 +84,11 @@ def decision_seed(seed: int, deal_index: int, step: int) -> int:
 def settle(raw: list[int], doubles: list[list[int]]) -> list[int]:
     """RULES.md §5: ``final_p = raw_p + Σ_q m_pq (raw_p − raw_q)``, ``m_pq`` the directions
     doubled between p and q."""
-    m = [[0] * 4 for _ in range(4)]
+    doubled = np.zeros((1, 4, 4), bool)
     for a, b in doubles:
-        m[a][b] += 1
-        m[b][a] += 1
-    return [raw[p] + sum(m[p][q] * (raw[p] - raw[q]) for q in range(4)) for p in range(4)]
+        doubled[0, a, b] = True
+    final = doubling.settle(np.array([raw]), doubling.multiplicity(doubled))[0]
+    return [int(x) for x in final]
 
 
 def check_players(players: list[str], you: int) -> list[str]:

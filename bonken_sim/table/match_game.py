@@ -34,10 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView
 from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch
 from bonken_sim.engine.play import IllegalPlay, deal_hands, is_domino, replay, trick_winner
-from bonken_sim.models.doubling import pass_order
+from bonken_sim.models.doubling import pass_order, settle
 from bonken_sim.rules.names import (
     N_VARIANTS,
     VARIANTS,
@@ -159,9 +161,7 @@ class Table:
             plays = self._cards(v, dealer, [list(h) for h in hands], stake, seed, ctx, record)
             trace = self._trace(copy, k, v, dealer, hands, plays)
             raw = self._score(trace)
-            final = [
-                raw[p] + sum(stake[p][q] * (raw[p] - raw[q]) for q in range(4)) for p in range(4)
-            ]
+            final = [int(x) for x in settle(np.array([raw]), np.array([stake]))[0]]
             trace.update(doubles=[list(x) for x in doubles], final=final)
             record.traces.append(trace)
             batch.variant[row, k] = v
@@ -270,43 +270,35 @@ class Table:
         got: Decided = self.players[p].decide(kind, view, seed)
         if got.fault is not None:
             copy, k = ctx
+            fallback = list(got.value) if kind == "double" else got.value
             record.faults.append(
-                {
-                    "game": copy.game,
-                    "deal": k,
-                    "board": copy.board,
-                    "rotation": copy.rotation,
-                    "seat": p,
-                    "player": self.specs[p],
-                    "kind": got.fault.kind,
-                    "request": kind,
-                    "message": got.fault.message,
-                    "answer": got.fault.answer,
-                    "fallback": list(got.value) if kind == "double" else got.value,
-                    "view": P.view_to_json(view),
-                }
+                self._fault(copy, k, p, kind, got.fault, fallback, P.view_to_json(view))
             )
         return got.value
 
     def _notice(self, pl: Player, msg, copy: Copy, k: int | None, p: int, record: Record) -> None:
         fault = pl.notice(msg)
         if fault is not None:
-            record.faults.append(
-                {
-                    "game": copy.game,
-                    "deal": k,
-                    "board": copy.board,
-                    "rotation": copy.rotation,
-                    "seat": p,
-                    "player": self.specs[p],
-                    "kind": fault.kind,
-                    "request": msg["type"],
-                    "message": fault.message,
-                    "answer": fault.answer,
-                    "fallback": None,
-                    "view": None,
-                }
-            )
+            record.faults.append(self._fault(copy, k, p, msg["type"], fault, None, None))
+
+    def _fault(self, copy: Copy, k: int | None, p: int, request: str, fault, fallback,
+               view) -> dict[str, Any]:  # fmt: skip
+        """A fault's row of the faults file: where, whose, what was asked and answered, and
+        what was played instead (a notice has no fallback and no view)."""
+        return {
+            "game": copy.game,
+            "deal": k,
+            "board": copy.board,
+            "rotation": copy.rotation,
+            "seat": p,
+            "player": self.specs[p],
+            "kind": fault.kind,
+            "request": request,
+            "message": fault.message,
+            "answer": fault.answer,
+            "fallback": fallback,
+            "view": view,
+        }
 
 
 def _stake(bits: int) -> list[list[int]]:
