@@ -71,19 +71,24 @@ def _open_masks(view: ChooseView, rules: Ruleset) -> tuple[int, int]:
     return neg, trump
 
 
+def _deal_of(k: object) -> int:
+    """A view's deal of the game, 0 to 10."""
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 0 <= k <= 10:
+        raise BadView(f"deal must be 0 to 10 (the deal of the game), got {k!r}")
+    return int(k)
+
+
 def _choice_inputs(view: ChooseView):
     rules = ruleset_of(view.ruleset)
     dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
     if me != (dealer + 2) & 3:
         raise BadView(f"seat {me} does not choose: the chooser sits across from the dealer")
-    k = view.deal
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 0 <= k <= 10:
-        raise BadView(f"deal must be 0 to 10 (the deal of the game), got {k!r}")
+    k = _deal_of(view.deal)
     if not isinstance(view.had_troeven, bool | np.bool_):
         raise BadView(f"had_troeven must be true or false, got {view.had_troeven!r}")
     hand = full_hand(view.hand)
     neg, trump = _open_masks(view, rules)
-    return rules, int(k), hand, neg, trump
+    return rules, k, hand, neg, trump
 
 
 def decide_choose(view: ChooseView, choice: int, seed: int, explain: bool) -> Decision:
@@ -206,14 +211,12 @@ def _chooser_model(view: DoubleView, rules: Ruleset, table: np.ndarray, ma: Mode
     models = (ma.mean, ma.tau, vt)
     if view.deal is None or view.open is None:
         return (False, 0, (0, 0, False), fixed, restricted, models)
-    k = view.deal
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 0 <= k <= 10:
-        raise BadView(f"deal must be 0 to 10 (the deal of the game), got {k!r}")
+    k = _deal_of(view.deal)
     neg, trump = _open_masks(view, rules)  # type: ignore[arg-type]
     if not ((neg | trump << N_NEGATIVE) >> v) & 1:
         raise BadView(f"open must hold the chosen contract {view.contract!r}")
     free = (neg, trump, not bool(view.chooser_had_troeven))
-    return (True, int(k), free, fixed, restricted, models)
+    return (True, k, free, fixed, restricted, models)
 
 
 def _double_searched(view: DoubleView, rules: Ruleset, table: np.ndarray, ma: ModelArrays,
