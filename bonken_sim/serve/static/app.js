@@ -409,4 +409,8 @@ async function main() {
   await loadGameFromHash();
   document.body.dataset.ready = "1";
 }
-main();
+// After every script of the page has run: main() reads extra.js's setupExtra once the
+// configuration has arrived, and a reply faster than extra.js's own load left the advice
+// page without its card picker.
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+else main();
