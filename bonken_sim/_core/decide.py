@@ -30,7 +30,8 @@ from .ids import (
     STRAT_ADVANCED,
     STRAT_BASIC,
 )
-from .play_domino import expert_domino, stuck_cards
+from .infer import history_entry
+from .play_domino import expert_domino
 from .play_tricks import (
     expert_laatste,
     expert_negative,
@@ -57,7 +58,7 @@ from .ruleset import (
     F_TRUMP,
     F_TRUMP_PLAY,
 )
-from .strategy_advanced import adv_domino_choice
+from .strategy_advanced import adv_domino_choice, stuck_cards
 from .strategy_basic import domino_choice
 from .trick import hearts_broken, lay_card, lead_ban, trick_legal, trick_points
 
@@ -436,6 +437,9 @@ def decide_expert(row, hand, dealer, seat, plays, seats, code, random_seats, sta
         if plays[i] != PASS:
             sizes[seats[i]] -= 1
     hands[seat] = hand
+    hist = xw[2][0]  # the plays as an expert build's loop records them, for its inference
+    for i in range(n):
+        hist[i] = history_entry(plays[i], seats[i])
     xs = (s_play, xw)
     scores = np.zeros(4, np.int64)
     if row[F_KIND] == KIND_DOMINO:

@@ -12,7 +12,13 @@ The samples of a decision come from a stream keyed by the deal's play stream and
 decision's place in the trace, so a decision is a pure function of (seed, deal, variant,
 strategies, the play so far): reproducible across threads, chunks and executors.
 
-Settings ride in the seat's strategy code (``ids``): K and E (0: the defaults).
+With inference on (I > 0), the K samples are drawn from K * I candidate deals weighed by how
+likely the plays seen so far were in each (``infer``); a candidate kept twice is rolled out
+once and counts twice, and the test against the advanced card uses the effective number of
+samples.
+
+Settings ride in the seat's strategy code (``ids``): K, E, I and the model's noise N (0:
+the defaults).
 """
 
 import numpy as np
@@ -22,12 +28,17 @@ from .cards import U0, U1, lowest
 from .determinize import sample_hands, suit_exclusions
 from .ids import (
     DEFAULT_EXPERT_EXACT_TRICKS,
+    DEFAULT_EXPERT_NOISE,
     DEFAULT_EXPERT_SAMPLES,
     EXPERT_EXACT_SHIFT,
+    EXPERT_INFER_SHIFT,
+    EXPERT_NOISE_SHIFT,
     EXPERT_SAMPLES_MAX,
     EXPERT_SAMPLES_SHIFT,
     STRAT_ADVANCED,
+    TRACE_LEN,
 )
+from .infer import CUTOFF, MAX_CANDIDATES, domino_log_likelihood, history_entry, resample
 from .rng import mix64
 from .solver import C_ABORTED, N_CTX, N_I, N_U, STACK, solve_value
 from .solver_table import ENTRY
@@ -42,6 +53,11 @@ SOLVE_MAX_NODES = 200_000
 # on the same samples, exceeds this many standard errors: at the argmax alone, sampling
 # noise made it trade good cards for worse ones (measured in Domino: -0.46 ± 0.29 at K = 24).
 DEVIATE_Z = 1.0
+# With inference on, the search also spends its samples where the decision is close: after
+# ``PRUNE_AFTER`` samples, a card this many standard errors worse than the advanced card is
+# no longer rolled out, and once every card is, the decision stops sampling.
+PRUNE_Z = 2.0
+PRUNE_AFTER = 4
 
 
 @jit
@@ -55,6 +71,27 @@ def expert_settings(code):
 
 
 @jit
+def expert_inference(code):
+    """(I candidate deals per sample, 0: no inference; the noise of the model of the others'
+    play, a fraction) of an expert seat's strategy code."""
+    n1 = (code >> EXPERT_NOISE_SHIFT) & 0xFF
+    return (code >> EXPERT_INFER_SHIFT) & 0xFF, (n1 - 1 if n1 > 0 else DEFAULT_EXPERT_NOISE) / 100.0
+
+
+@jit(inline="always")
+def record_play(xs, n, c, seat):
+    """An expert build's loop writes play ``n`` into the history the inference replays."""
+    xs[1][2][0][n] = history_entry(c, seat)
+
+
+@jit(inline="always")
+def candidates(k_samples, ratio, n):
+    """How many candidate deals a decision weighs (0: none, plain sampling): K * I, capped
+    by the workspace, and none before the first play (nothing seen to weigh them by)."""
+    return min(k_samples * ratio, MAX_CANDIDATES) if ratio > 0 and n > 0 else 0
+
+
+@jit
 def decision_stream(s_play, n):
     """The sampling stream of the decision at trace place ``n`` of the deal whose play
     stream starts at ``s_play``."""
@@ -65,8 +102,11 @@ def decision_stream(s_play, n):
 def expert_workspace():
     """The arrays a decision works in, allocated once per batch: (sampled hands, hands in a
     rollout, its scores, its tricks, per card the sums of its score minus the advanced
-    card's and of their squares, every seat advanced, no random draws, no trace, the
-    exclusions per seat), and the solver's (table, context, stack)."""
+    card's, of their squares and the samples it was tried on, every seat advanced, no random
+    draws, no trace, the exclusions per seat), the solver's (table, context, stack), and
+    the inference's (the deal's plays so far, ``infer.history_entry``; the candidate deals,
+    their log weights, how often each is kept; four hands of work space; the last
+    decision's effective number of samples, for a view's explanation)."""
     # The solver's new_table and new_stack, which are plain Python. np.empty and a filled
     # slice, not np.zeros and np.full: numba compiles each of those per dtype and shape, and
     # this function is in every kernel's first compile (2.4-2.6 CPU-s before, 1.2-1.4 after).
@@ -78,44 +118,81 @@ def expert_workspace():
     si[:] = 0
     su = np.empty((STACK, N_U), np.uint64)
     su[:] = 0
-    diffs = np.empty((2, 52), np.int64)
+    diffs = np.empty((3, 52), np.int64)
     diffs[:] = 0
     seats = np.empty(4, np.int64)
     seats[:] = STRAT_ADVANCED
-    return (table, ctx, si, su), (
-        np.empty(4, np.uint64),
-        np.empty(4, np.uint64),
-        np.empty(4, np.int64),
-        np.empty(4, np.int64),
-        diffs,
-        seats,
-        np.empty(0, np.uint64),
-        np.empty(0, np.int64),
-        np.empty(4, np.uint64),
+    return (
+        (table, ctx, si, su),
+        (
+            np.empty(4, np.uint64),
+            np.empty(4, np.uint64),
+            np.empty(4, np.int64),
+            np.empty(4, np.int64),
+            diffs,
+            seats,
+            np.empty(0, np.uint64),
+            np.empty(0, np.int64),
+            np.empty(4, np.uint64),
+        ),
+        (
+            np.empty(TRACE_LEN, np.int64),
+            np.empty((MAX_CANDIDATES, 4), np.uint64),
+            np.empty(MAX_CANDIDATES, np.float64),
+            np.empty(MAX_CANDIDATES, np.int64),
+            np.empty(4, np.uint64),
+            np.empty(1, np.float64),
+        ),
     )
 
 
+@jit(inline="always")
+def paired_gain(diffs, c, eff):
+    """Card ``c``'s mean gain over the advanced card and that mean's squared z (its square
+    over its variance), over the samples it was tried on (``diffs[2, c]``), counted as
+    ``eff`` times as many independent ones (1 unless inference kept a sample twice)."""
+    k = diffs[2, c]
+    mean = diffs[0, c] / k
+    var = (diffs[1, c] - diffs[0, c] * mean) / (k - 1) if k > 1 else 0.0
+    return mean, mean * mean * (k * eff), var
+
+
 @jit
-def best_card(L, diffs, tie, k):
+def best_card(L, diffs, tie, eff):
     """The card of ``L`` of the largest mean gain over the advanced card ``tie`` (``diffs[0,
-    c]``: the sum over the ``k`` samples of card c's score minus tie's; ``diffs[1, c]``: of
-    their squares; at ``tie`` itself its own score's sums), counting only a gain above
-    ``DEVIATE_Z`` standard errors of its paired mean: a card the samples do not show better
-    stays unplayed. Ties: the lowest card."""
+    c]``: the sum over the samples it was tried on of card c's score minus tie's;
+    ``diffs[1, c]``: of their squares; ``diffs[2, c]``: those samples; at ``tie`` itself its
+    own score's sums), counting only a gain above ``DEVIATE_Z`` standard errors of its
+    paired mean (``eff``: see ``paired_gain``): a card the samples do not show better stays
+    unplayed. Ties: the lowest card."""
     pick = tie
     best = 0.0
     m = L & ~(U1 << np.uint64(tie))
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        mean = diffs[0, c] / k
+        mean, zz, var = paired_gain(diffs, c, eff)
         if mean <= best:
             continue
-        var = (diffs[1, c] - diffs[0, c] * mean) / (k - 1) if k > 1 else 0.0
-        if mean * mean * k > DEVIATE_Z * DEVIATE_Z * var:
+        if zz > DEVIATE_Z * DEVIATE_Z * var:
             best = mean
             pick = c
     return pick
+
+
+@jit
+def pruned(live, diffs, eff):
+    """The cards of ``live`` still worth trying: a card whose mean gain over the advanced
+    card lies below zero by more than ``PRUNE_Z`` standard errors is dropped (it would need
+    to climb far past zero to be played)."""
+    m = live
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        mean, zz, var = paired_gain(diffs, c, eff)
+        if mean < 0 and zz > PRUNE_Z * PRUNE_Z * var:
+            live &= ~(U1 << np.uint64(c))
+    return live
 
 
 @jit
@@ -126,17 +203,42 @@ def clear_diffs(L, diffs):
         m &= m - U1
         diffs[0, c] = 0
         diffs[1, c] = 0
+        diffs[2, c] = 0
 
 
 @jit
-def add_diff(diffs, c, d):
-    diffs[0, c] += d
-    diffs[1, c] += d * d
+def add_diff(diffs, c, d, w):
+    """Card ``c``'s score ``d`` on a sample that counts ``w`` times."""
+    diffs[0, c] += w * d
+    diffs[1, c] += w * d * d
+    diffs[2, c] += w
 
 
-def make_trick_expert(rollout):
+@jit(inline="always")
+def keep_candidate(inf, i, sample):
+    """Candidate ``i`` of a decision with inference is the deal ``sample``."""
+    cands = inf[1]
+    for q in range(4):
+        cands[i, q] = sample[q]
+
+
+@jit(inline="always")
+def next_sample(r, n_cand, hands, me, excl, s, sample, inf):
+    """The ``r``-th sample a decision rolls out into ``sample`` and how often it counts: a
+    fresh draw without inference (``n_cand`` 0), else the ``r``-th candidate (0: not kept,
+    skip it). Returns (the stream's state, its count)."""
+    if n_cand == 0:
+        return sample_hands(hands, me, excl, s, sample), 1
+    cands, mult = inf[1], inf[3]
+    for q in range(4):
+        sample[q] = cands[r, q]
+    return s, mult[r]
+
+
+def make_trick_expert(rollout, log_likelihood):
     """The expert decision of a trick contract whose rollouts run ``rollout`` (an advanced
-    ``play_from`` of ``play_tricks``)."""
+    ``play_from`` of ``play_tricks``), weighing candidate deals by ``log_likelihood`` (an
+    ``infer.make_trick_log_likelihood``) when inference is on."""
 
     @jit(inline="always")
     def rollout_value(row, p, sample, scores, tricks, stake, state, xs):
@@ -175,7 +277,9 @@ def make_trick_expert(rollout):
          n) = know  # fmt: skip
         s_play = xs[0]
         sample, _work, _ws, _wt, sums, _adv, _rnd, _trace, excl = xs[1][1]
+        inf = xs[1][2]
         k_samples, exact = expert_settings(code)
+        ratio, noise = expert_inference(code)
         # Solve the ending exactly once E or fewer tricks remain after this one: play this
         # trick out, then the solver (open hands) values the rest.
         # (typed values in the states, not literals: see play_tricks.deal_start)
@@ -184,11 +288,27 @@ def make_trick_expert(rollout):
             excl[q] = suit_exclusions(xvoids, q)
         s = decision_stream(s_play, n)
         clear_diffs(L, sums)
-        for _ in range(k_samples):
-            s = sample_hands(hands, p, excl, s, sample)
+        n_cand = candidates(k_samples, ratio, n)
+        k_eff = np.float64(k_samples)
+        if n_cand > 0:  # draw the candidates, weigh each by the plays seen, keep K
+            hist, _cands, logw, mult, cur, _keff = inf
+            best = -np.inf
+            for i in range(n_cand):
+                s = sample_hands(hands, p, excl, s, sample)
+                keep_candidate(inf, i, sample)
+                logw[i] = log_likelihood(row, sample, p, hist, n, stake, noise, best - CUTOFF, cur)
+                best = max(best, logw[i])
+            s, k_eff = resample(logw, n_cand, k_samples, mult, s)
+        live = L & ~(U1 << np.uint64(tie))  # the cards still tried besides the advanced one
+        done = 0
+        eff = k_eff / k_samples
+        for r in range(n_cand if n_cand > 0 else k_samples):
+            s, w = next_sample(r, n_cand, hands, p, excl, s, sample, inf)
+            if w == 0:
+                continue
             # the advanced card first: every other card is scored against it on this sample
             c = tie
-            m = L & ~(U1 << np.uint64(tie))
+            m = live
             base = 0
             while True:
                 state = (leader, pos, c, t, stop, led, ledm, wcard, wseat, trick, played, voids,
@@ -196,14 +316,20 @@ def make_trick_expert(rollout):
                 v = rollout_value(row, p, sample, scores, tricks, stake, state, xs)
                 if c == tie:
                     base = v
-                    add_diff(sums, tie, v)  # its own score, for a view's explanation
+                    add_diff(sums, tie, v, w)  # its own score, for a view's explanation
                 else:
-                    add_diff(sums, c, v - base)
+                    add_diff(sums, c, v - base, w)
                 if m == U0:
                     break
                 c = lowest(m)
                 m &= m - U1
-        return best_card(L, sums, tie, k_samples)
+            done += w
+            if ratio > 0 and done >= PRUNE_AFTER:
+                live = pruned(live, sums, eff)
+                if live == U0:
+                    break
+        inf[5][0] = k_eff
+        return best_card(L, sums, tie, eff)
 
     return trick_expert
 
@@ -220,17 +346,36 @@ def make_domino_expert(rollout):
         turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n = know
         s_play = xs[0]
         sample, work, wscores, worder, sums, everyone_adv, no_rnd, no_trace, excl = xs[1][1]
+        inf = xs[1][2]
         k_samples = expert_settings(code)[0]
+        ratio, noise = expert_inference(code)
         excl[0] = nh0
         excl[1] = nh1
         excl[2] = nh2
         excl[3] = nh3
         s = decision_stream(s_play, n)
         clear_diffs(L, sums)
-        for _ in range(k_samples):
-            s = sample_hands(hands, turn, excl, s, sample)
+        n_cand = candidates(k_samples, ratio, n)
+        k_eff = np.float64(k_samples)
+        if n_cand > 0:  # as in the trick contracts
+            hist, _cands, logw, mult, cur, _keff = inf
+            best = -np.inf
+            for i in range(n_cand):
+                s = sample_hands(hands, turn, excl, s, sample)
+                keep_candidate(inf, i, sample)
+                logw[i] = domino_log_likelihood(row, sample, turn, hist, n, noise, best - CUTOFF,
+                                                cur)  # fmt: skip
+                best = max(best, logw[i])
+            s, k_eff = resample(logw, n_cand, k_samples, mult, s)
+        live = L & ~(U1 << np.uint64(tie))
+        done = 0
+        eff = k_eff / k_samples
+        for r in range(n_cand if n_cand > 0 else k_samples):
+            s, w = next_sample(r, n_cand, hands, turn, excl, s, sample, inf)
+            if w == 0:
+                continue
             c = tie  # the advanced card first, as in the trick contracts
-            m = L & ~(U1 << np.uint64(tie))
+            m = live
             base = 0
             while True:
                 for q in range(4):
@@ -242,13 +387,19 @@ def make_domino_expert(rollout):
                 rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
                 if c == tie:
                     base = wscores[turn]
-                    add_diff(sums, tie, base)  # its own score, for a view's explanation
+                    add_diff(sums, tie, base, w)  # its own score, for a view's explanation
                 else:
-                    add_diff(sums, c, wscores[turn] - base)
+                    add_diff(sums, c, wscores[turn] - base, w)
                 if m == U0:
                     break
                 c = lowest(m)
                 m &= m - U1
-        return best_card(L, sums, tie, k_samples)
+            done += w
+            if ratio > 0 and done >= PRUNE_AFTER:
+                live = pruned(live, sums, eff)
+                if live == U0:
+                    break
+        inf[5][0] = k_eff
+        return best_card(L, sums, tie, eff)
 
     return domino_expert

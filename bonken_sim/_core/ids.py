@@ -27,14 +27,22 @@ STRATEGY_NAMES = ("random", "basic", "advanced", "expert")
 # A seat's strategy code in a kernel's strategy array: the tier in the low byte; an expert
 # seat carries its search settings above it (0 = the default): K, the deals it samples per
 # decision, in bits 8-23, and E + 1, solving exactly once E or fewer tricks remain, in
-# bits 24-31. Codes of the other tiers are their tier ids.
+# bits 24-31; I, the candidate deals it draws per sample to weigh them by the plays seen
+# (0: no inference, ``infer.py``), in bits 32-39; and N + 1, the noise in percent of its
+# model of the others' play, in bits 40-47. Codes of the other tiers are their tier ids.
 TIER_MASK = 0xFF
 EXPERT_SAMPLES_SHIFT = 8
 EXPERT_SAMPLES_MAX = 0xFFFF
 EXPERT_EXACT_SHIFT = 24
 EXPERT_EXACT_MAX = 13
+EXPERT_INFER_SHIFT = 32
+EXPERT_INFER_MAX = 32
+EXPERT_NOISE_SHIFT = 40
+EXPERT_NOISE_MAX = 100
 DEFAULT_EXPERT_SAMPLES = 16
 DEFAULT_EXPERT_EXACT_TRICKS = 0
+DEFAULT_EXPERT_INFER = 0
+DEFAULT_EXPERT_NOISE = 10
 
 # Strategy families: which strategy code a trick loop carries (one compiled build each).
 FAMILY_RANDOM = 0  # every seat random: no strategy code at all
@@ -46,6 +54,7 @@ FAMILY_TROEVEN = 3
 CLUBS, DIAMONDS, HEARTS_SUIT, SPADES = range(4)
 N_CARDS = 52
 PASS = N_CARDS  # the trace code of a Domino pass (one past the last card)
+TRACE_LEN = 256  # the most plays of a deal: 52 cards plus at most 3 passes per card laid
 
 # The beer card ("bierkaart"): a house-rules negative trick contract that takes Domino's slot
 # (variant id 6) when a ruleset plays it; whoever takes the 7 of diamonds scores.

@@ -6,12 +6,10 @@ import numpy as np
 from ._jit import jit
 from .deal import deal_into
 from .expert import expert_workspace
-from .ids import PASS
+from .ids import PASS, TRACE_LEN
 from .playout import PLAY_DEALT, PLAY_STAKED, kernel_table, per_level, playout_scratch, tier_level
 from .replay import BAD_PASS, NOT_IN_HAND, NOT_LEGAL, OK, TOO_FEW, TOO_MANY, replay
 from .rng import deal_state, play_state
-
-TRACE_LEN = 256  # 52 cards plus at most 3 passes per card laid in Domino
 
 # The replay kernel and its verdicts are the engine's too (``engine.play.replay``).
 __all__ = [

@@ -9,29 +9,14 @@ of Domino (what opens, what a laid card opens, the aces) are ``domino.py``'s.
 import numpy as np
 
 from ._jit import jit
-from .cards import ALL52, U0, U1, kth_lowest, lowest, npop
+from .cards import U0, U1, kth_lowest, lowest, npop
 from .domino import domino_lay, domino_opening
-from .expert import make_domino_expert
+from .expert import make_domino_expert, record_play
 from .ids import PASS, STRAT_ADVANCED, STRAT_EXPERT, STRAT_RANDOM, TIER_MASK
 from .rng import scale_draw
 from .ruleset import F_DOMINO_ACES, F_DOMINO_LAST_PTS, F_DOMINO_OPEN
-from .strategy_advanced import adv_domino_choice
+from .strategy_advanced import adv_domino_choice, stuck_cards
 from .strategy_basic import domino_choice
-
-
-@jit(inline="always")
-def stuck_cards(H, turn, hands, laid_mask, playable, nh0, nh1, nh2, nh3):
-    """The cards a stuck opponent (one who provably cannot play now) may hold: those out of
-    the seat's view that he has not shown he lacks (``nh*``: the cards each seat showed it
-    does not hold, by passing)."""
-    out = ALL52 & ~H & ~laid_mask
-    stuck = U0
-    for q in range(4):
-        nh = nh0 if q == 0 else nh1 if q == 1 else nh2 if q == 2 else nh3
-        may = out & ~nh
-        live = q != turn and hands[q] != U0 and (may & playable) == U0
-        stuck |= may if live else U0
-    return stuck
 
 
 def _make_domino_loop(advanced, expert_choice=None):
@@ -61,6 +46,8 @@ def _make_domino_loop(advanced, expert_choice=None):
                         nh3 |= playable if turn == 3 else U0
                     if record:
                         trace[n] = PASS
+                    if expert:
+                        record_play(xs, n, PASS, turn)
                     n += 1
                 else:
                     sp = strat[turn]
@@ -88,6 +75,8 @@ def _make_domino_loop(advanced, expert_choice=None):
                     playable, aces = domino_lay(playable, c, open_rank, aces, hands)
                     if record:
                         trace[n] = c
+                    if expert:
+                        record_play(xs, n, c, turn)
                     n += 1
                     laid += 1
                     if hands[turn] == U0:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import ALL52, U0, U1, kth_lowest, lowest, npop, suit_of
-from .expert import make_trick_expert
+from .expert import make_trick_expert, record_play
 from .ids import (
     FAMILY_LAATSTE,
     FAMILY_NEGATIVE,
@@ -30,6 +30,7 @@ from .ids import (
     STRAT_RANDOM,
     TIER_MASK,
 )
+from .infer import make_trick_log_likelihood
 from .rng import scale_draw
 from .ruleset import (
     F_BAN_HEART_LEAD,
@@ -253,6 +254,8 @@ def _make_trick_loop(family, advanced, expert_choice=None):
                     played |= cb
                 if record:
                     trace[n] = c
+                if expert:
+                    record_play(xs, n, c, p)
                 n += 1
                 if track_voids and pos > 0 and suit_of(c) != led:
                     voids |= 1 << (4 * p + led)
@@ -333,9 +336,13 @@ adv_tricks_negative, roll_negative = _make_trick_loop(FAMILY_NEGATIVE, True)
 adv_tricks_laatste, roll_laatste = _make_trick_loop(FAMILY_LAATSTE, True)
 adv_tricks_troeven, roll_troeven = _make_trick_loop(FAMILY_TROEVEN, True)
 # The expert's decisions, also called on their own from a seat's view (``decide``).
-expert_negative = make_trick_expert(roll_negative)
-expert_laatste = make_trick_expert(roll_laatste)
-expert_troeven = make_trick_expert(roll_troeven)
+# Their inference models the others as the advanced builds' own choosers.
+infer_negative = make_trick_log_likelihood(mixed_negative, row_rules)
+infer_laatste = make_trick_log_likelihood(mixed_laatste, row_rules)
+infer_troeven = make_trick_log_likelihood(mixed_troeven, row_rules)
+expert_negative = make_trick_expert(roll_negative, infer_negative)
+expert_laatste = make_trick_expert(roll_laatste, infer_laatste)
+expert_troeven = make_trick_expert(roll_troeven, infer_troeven)
 exp_tricks_negative = _make_trick_loop(FAMILY_NEGATIVE, True, expert_negative)[0]
 exp_tricks_laatste = _make_trick_loop(FAMILY_LAATSTE, True, expert_laatste)[0]
 exp_tricks_troeven = _make_trick_loop(FAMILY_TROEVEN, True, expert_troeven)[0]

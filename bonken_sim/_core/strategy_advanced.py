@@ -10,6 +10,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import (
+    ALL52,
     HEARTS,
     SUIT_MASKS,
     U0,
@@ -381,6 +382,21 @@ def _domino_key(H, c, open_rank):
         nogift = np.int64(r == 0) | (np.int64(down >> np.uint64(r - 1)) & 1 if r > 0 else 1)
     unlock = 1 if beyond_n > 0 else 0
     return ((unlock << 4 | reach) << 4 | beyond_n) << 1 | nogift
+
+
+@jit(inline="always")
+def stuck_cards(H, turn, hands, laid_mask, playable, nh0, nh1, nh2, nh3):
+    """The cards a stuck opponent (one who provably cannot play now) may hold: those out of
+    the seat's view that he has not shown he lacks (``nh*``: the cards each seat showed it
+    does not hold, by passing)."""
+    out = ALL52 & ~H & ~laid_mask
+    stuck = U0
+    for q in range(4):
+        nh = nh0 if q == 0 else nh1 if q == 1 else nh2 if q == 2 else nh3
+        may = out & ~nh
+        live = q != turn and hands[q] != U0 and (may & playable) == U0
+        stuck |= may if live else U0
+    return stuck
 
 
 @jit

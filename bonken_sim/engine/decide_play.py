@@ -144,21 +144,26 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision
         card = legal_cards[int(rng.integers(len(legal_cards)))]
     weighed: tuple[Weighed, ...] = ()
     if expert and explain and int(k) > 0:
-        weighed = _expert_weighed(legal_cards, int(tie), int(k), _workspace()[1][4])
+        xw = _workspace()
+        weighed = _expert_weighed(legal_cards, int(tie), int(k), xw[1][4], float(xw[2][5][0]))
     return Decision(card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed)
 
 
-def _expert_weighed(cards: list[int], tie: int, k: int, sums: np.ndarray) -> tuple[Weighed, ...]:
-    """Each legal card's mean score over the expert's ``k`` samples, best first: the
-    reference (advanced) card's own mean and standard error, every other card that mean
-    plus its paired mean difference, with the difference's standard error."""
-    base = sums[0, tie] / k
+def _expert_weighed(
+    cards: list[int], tie: int, k: int, sums: np.ndarray, k_eff: float
+) -> tuple[Weighed, ...]:
+    """Each legal card's mean score over the samples the expert tried it on (``k`` in all),
+    best first: the reference (advanced) card's own mean and standard error, every other
+    card that mean plus its paired mean difference, with the difference's standard error
+    (with inference, counted over the effective number of samples, ``k_eff`` of ``k``: a
+    sample kept twice is not two)."""
+    base = sums[0, tie] / sums[2, tie]
     out = []
     for c in cards:
-        total, squares = float(sums[0, c]), float(sums[1, c])
-        mean = total / k
-        var = (squares - total * mean) / (k - 1) if k > 1 else math.nan
-        se = math.sqrt(max(var, 0.0) / k) if k > 1 else None
+        total, squares, n = float(sums[0, c]), float(sums[1, c]), int(sums[2, c])
+        mean = total / n
+        var = (squares - total * mean) / (n - 1) if n > 1 else math.nan
+        se = math.sqrt(max(var, 0.0) / (n * k_eff / k)) if n > 1 else None
         value = mean if c == tie else base + mean
         out.append(
             Weighed(card_str(c), round(float(value), 4), None if se is None else round(se, 4))

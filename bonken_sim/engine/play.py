@@ -66,11 +66,16 @@ def check_dealer(dealer: int) -> int:
 class Expert:
     """An ``expert`` seat with search settings other than the defaults: ``samples`` (K)
     deals sampled per decision, ``exact_tricks`` (E), the tricks left at which the open-hand
-    solver takes over. Its ``int`` is the kernel's strategy code (``_core/ids.py``); its
-    name ``expert:K:E`` is how runs and traces spell it."""
+    solver takes over, ``infer`` (I), the candidate deals drawn per sample to weigh them by
+    the plays seen (0: no inference), and ``noise`` (N), the percentage of the others' plays
+    its model of them takes as random. Its ``int`` is the kernel's strategy code
+    (``_core/ids.py``); its name ``expert:K:E`` (``expert:K:E:I`` with inference,
+    ``expert:K:E:I:N`` with another noise) is how runs and traces spell it."""
 
     samples: int = ids.DEFAULT_EXPERT_SAMPLES
     exact_tricks: int = ids.DEFAULT_EXPERT_EXACT_TRICKS
+    infer: int = ids.DEFAULT_EXPERT_INFER
+    noise: int = ids.DEFAULT_EXPERT_NOISE
 
     def __post_init__(self) -> None:
         if not 1 <= self.samples <= ids.EXPERT_SAMPLES_MAX:
@@ -81,16 +86,34 @@ class Expert:
             raise BadValue(
                 f"expert exact tricks must be 0 to {ids.EXPERT_EXACT_MAX}, got {self.exact_tricks}"
             )
+        if not 0 <= self.infer <= ids.EXPERT_INFER_MAX:
+            raise BadValue(
+                f"expert inference candidates must be 0 to {ids.EXPERT_INFER_MAX}, got {self.infer}"
+            )
+        if not 1 <= self.noise <= ids.EXPERT_NOISE_MAX:
+            raise BadValue(
+                f"expert inference noise must be 1 to {ids.EXPERT_NOISE_MAX} (percent), "
+                f"got {self.noise}"
+            )
 
     @property
     def name(self) -> str:
-        return f"EXPERT:{self.samples}:{self.exact_tricks}"
+        name = f"EXPERT:{self.samples}:{self.exact_tricks}"
+        if self.infer or self.noise != ids.DEFAULT_EXPERT_NOISE:
+            name += f":{self.infer}"
+        if self.noise != ids.DEFAULT_EXPERT_NOISE:
+            name += f":{self.noise}"
+        return name
 
     def __int__(self) -> int:
+        # the noise's bits stay 0 at the default, so codes without it are as they were
+        noise = 0 if self.noise == ids.DEFAULT_EXPERT_NOISE else self.noise + 1
         return (
             ids.STRAT_EXPERT
             | self.samples << ids.EXPERT_SAMPLES_SHIFT
             | (self.exact_tricks + 1) << ids.EXPERT_EXACT_SHIFT
+            | self.infer << ids.EXPERT_INFER_SHIFT
+            | noise << ids.EXPERT_NOISE_SHIFT
         )
 
 
@@ -98,12 +121,19 @@ class Expert:
 SeatStrategy = Strategy | Expert
 
 
-def expert(samples: int | None = None, exact_tricks: int | None = None) -> SeatStrategy:
+def expert(
+    samples: int | None = None,
+    exact_tricks: int | None = None,
+    infer: int | None = None,
+    noise: int | None = None,
+) -> SeatStrategy:
     """The expert strategy with these settings (``None``: the default); ``Strategy.EXPERT``
-    itself when both are the defaults, so default names stay ``expert``."""
+    itself when all are the defaults, so default names stay ``expert``."""
     settings = Expert(
         ids.DEFAULT_EXPERT_SAMPLES if samples is None else samples,
         ids.DEFAULT_EXPERT_EXACT_TRICKS if exact_tricks is None else exact_tricks,
+        ids.DEFAULT_EXPERT_INFER if infer is None else infer,
+        ids.DEFAULT_EXPERT_NOISE if noise is None else noise,
     )
     return Strategy.EXPERT if settings == Expert() else settings
 
@@ -124,6 +154,8 @@ def with_expert_settings(
             s = expert(
                 now.samples if samples is None else samples,
                 now.exact_tricks if exact_tricks is None else exact_tricks,
+                now.infer,
+                now.noise,
             )
         out.append(s)
     return tuple(out)
@@ -140,11 +172,13 @@ def _parse_one(item: str | int | SeatStrategy) -> SeatStrategy:
     text = str(item).strip()
     name, _, settings = text.partition(":")
     if name.lower() == "expert" and settings:
-        k, _, e = settings.partition(":")
+        fields = settings.split(":")
         try:
-            return expert(int(k), int(e) if e else None)
+            if len(fields) > 4:
+                raise ValueError("at most four settings")
+            return expert(*(int(f) if f else None for f in fields))
         except ValueError as exc:
-            raise BadValue(f"bad expert settings {text!r} (expert:K:E): {exc}") from None
+            raise BadValue(f"bad expert settings {text!r} (expert:K:E:I:N): {exc}") from None
     try:
         return Strategy[name.upper()]
     except KeyError:
@@ -156,7 +190,9 @@ def parse_strategies(
     text: str | Sequence[str | int | SeatStrategy],
 ) -> tuple[SeatStrategy, ...]:
     """``basic`` (all seats) or four names ``basic,random,random,random`` → per-seat
-    strategies; ``expert:K:E`` is an expert with K samples and E exact tricks."""
+    strategies; ``expert:K:E`` is an expert with K samples and E exact tricks,
+    ``expert:K:E:I`` one that weighs I candidate deals per sample by the plays seen, and
+    ``expert:K:E:I:N`` one whose model of the others' play is N percent random."""
     items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
     out = [_parse_one(item) for item in items]
     if len(out) == 1:

@@ -23,6 +23,8 @@ RULESETS = {
 TABLES = {
     "one-expert": "expert:3:0,advanced,advanced,advanced",
     "mixed": "expert:3:2,random,expert:2:0,basic",
+    # inference on (2 and 1 candidates per sample, the second with a 30% noisy model)
+    "inferring": "expert:3:0:2,advanced,expert:2:1:1:30,basic",
 }
 
 
@@ -41,8 +43,10 @@ def test_expert_play_is_legal_in_every_variant(name: str, table: str) -> None:
             assert bonken_sim.replay(rec) == p.scores
 
 
-def test_expert_play_is_the_same_on_any_threads_and_chunks() -> None:
-    strategies = "expert:4:1,advanced,random,basic"
+@pytest.mark.parametrize(
+    "strategies", ["expert:4:1,advanced,random,basic", "expert:4:0:2,advanced,random,expert:3:1:1"]
+)
+def test_expert_play_is_the_same_on_any_threads_and_chunks(strategies: str) -> None:
     one = self_play(8, 5, strategies, threads=1)
     two = self_play(8, 5, strategies, threads=2)
     assert np.array_equal(one.scores, two.scores)
@@ -67,9 +71,37 @@ def test_strategy_names_and_codes_round_trip() -> None:
     codes = strategy_array(strats)
     assert codes[1] == codes[3] == int(Strategy.EXPERT)
     assert codes[0] & 0xFF == int(Strategy.EXPERT) and codes[0] != codes[1]
+    # inference settings: I candidates per sample, N percent noise (shown when not 10)
+    inferring = parse_strategies("expert:16:0:4,expert:8:1:2:25,expert:16:0:0:30,expert:16:0:0")
+    assert inferring[0] == Expert(16, 0, 4) and inferring[1] == Expert(8, 1, 2, 25)
+    assert inferring[3] is Strategy.EXPERT
+    assert strategy_names(inferring) == "expert:16:0:4,expert:8:1:2:25,expert:16:0:0:30,expert"
+    assert parse_strategies(strategy_names(inferring)) == inferring
+    assert len({int(s) for s in inferring}) == 4
 
 
-@pytest.mark.parametrize("bad", ["expert:0:0", "expert:8:14", "expert:x", "expert:8:-1"])
+def test_inference_plays_differently_from_the_plain_search() -> None:
+    """The weighed samples, not only the search, decide: the same K with inference on plays
+    other cards on some deals."""
+    plain = self_play(6, 3, "expert:8:0,advanced,advanced,advanced", threads=1)
+    infer = self_play(6, 3, "expert:8:0:2,advanced,advanced,advanced", threads=1)
+    assert not np.array_equal(plain.scores, infer.scores)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "expert:0:0",
+        "expert:8:14",
+        "expert:x",
+        "expert:8:-1",
+        "expert:8:0:33",
+        "expert:8:0:-1",
+        "expert:8:0:2:0",
+        "expert:8:0:2:101",
+        "expert:8:0:2:10:1",
+    ],
+)
 def test_bad_expert_settings_are_refused(bad: str) -> None:
     with pytest.raises(ValueError, match="expert"):
         parse_strategies(bad)

@@ -262,10 +262,11 @@ def _expert_views(deals: int):
                     yield view, legal
 
 
-def test_expert_decides_legal_cards_and_explains_them():
+@pytest.mark.parametrize("expert", ["expert:6", "expert:6:0:3"])
+def test_expert_decides_legal_cards_and_explains_them(expert):
     checked = 0
     for view, legal in _expert_views(2):
-        d = decide(view, "expert:6", seed=3, explain=True)
+        d = decide(view, expert, seed=3, explain=True)
         assert d.card in legal and d.legal == legal
         assert {w.option for w in d.weighed} == set(legal)
         values = [w.value for w in d.weighed]
@@ -275,7 +276,7 @@ def test_expert_decides_legal_cards_and_explains_them():
         if d.card != adv:
             by_card = {w.option: w.value for w in d.weighed}
             assert by_card[d.card] > by_card[adv]
-        assert decide(view, "expert:6", seed=3, explain=True) == d
+        assert decide(view, expert, seed=3, explain=True) == d
         checked += 1
     assert checked > 20
 

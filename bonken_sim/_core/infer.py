@@ -1,0 +1,210 @@
+"""Inference for the expert's samples: how likely the plays seen so far were in a sampled deal.
+
+A deal drawn by ``determinize`` fits what a seat *must* know (counts, voids, Domino passes)
+but treats every such deal as equally likely. The plays say more: a player who ducked
+under the queen probably had no lower card of the suit. An expert seat with inference on
+draws ``I`` candidate deals per sample, replays the deal so far in each from its start
+(every seat's hand then: the sampled hand plus the cards it has played since), and scores
+every decision of the other seats with a model of their play: the ``advanced`` tier, which
+plays its own card with probability ``1 - noise + noise / n`` and any other of its ``n``
+legal cards with ``noise / n``. A candidate's weight is the product over those decisions
+(summed as logs). ``resample`` then keeps ``K`` of the candidates in proportion to their
+weights (systematic resampling), so the search's rollouts are spent on the deals the plays
+make likely; a candidate kept twice is rolled out once and counted twice.
+
+The history a replay reads is the deal's plays in order, each written as ``card | seat <<
+6`` (``PASS`` for a Domino pass) by the expert builds of the play loops, or from a view by
+``decide``.
+"""
+
+import math
+
+import numpy as np
+
+from ._jit import jit
+from .cards import ALL52, U0, U1, npop, suit_of
+from .domino import domino_lay, domino_opening
+from .ids import PASS, STRAT_ADVANCED
+from .rng import GOLDEN, mix64
+from .ruleset import (
+    F_BAN_HEART_LEAD,
+    F_DOMINO_ACES,
+    F_DOMINO_OPEN,
+    F_PEN_MASK,
+    F_TOP_MASK,
+    F_TRUMP,
+    F_TRUMP_PLAY,
+)
+from .strategy_advanced import adv_domino_choice, stuck_cards
+from .trick import hearts_broken, lay_card, lead_ban, trick_legal
+
+# The most candidate deals a decision weighs (the workspace's size): K * I is capped here.
+MAX_CANDIDATES = 512
+SEAT_SHIFT = 6
+CARD_BITS = 63
+# A replay stops once its candidate is this much less likely (in log) than the best one so
+# far: its weight is then below e**-9 of that one's, as good as none, and a replay of a deal
+# the plays rule out ends early instead of running to the decision.
+CUTOFF = 9.0
+# A play the replay finds illegal for the sampled hand (the sampler's exclusions rule that
+# out; kept as a guard): such a candidate is all but impossible.
+_IMPOSSIBLE = -1000.0
+_S11 = np.uint64(11)
+_TWO_M53 = 1.0 / 9007199254740992.0
+
+
+@jit(inline="always")
+def history_entry(c, seat):
+    """How a play is written in the history the replays read."""
+    return c | (seat << SEAT_SHIFT)
+
+
+@jit
+def start_hands(sample, hist, n, start):
+    """Each seat's hand at the deal's start in ``sample`` (the hands now): its hand now plus
+    every card it played in the first ``n`` plays of ``hist``."""
+    for q in range(4):
+        start[q] = sample[q]
+    for i in range(n):
+        c = hist[i] & CARD_BITS
+        if c != PASS:
+            start[hist[i] >> SEAT_SHIFT] |= U1 << np.uint64(c)
+
+
+@jit(inline="always")
+def play_log_likelihood(c, model, n_legal, noise):
+    """log P(the seat played ``c``) when the model plays ``model`` from ``n_legal`` cards."""
+    if c == model:
+        return math.log(1.0 - noise + noise / n_legal)
+    return math.log(noise / n_legal)
+
+
+def make_trick_log_likelihood(choose, row_rules):
+    """The replay of a trick contract's plays under the model: ``choose`` is the play loop's
+    chooser of the advanced builds (``play_tricks.CHOOSERS``), ``row_rules`` its view of a
+    row, so the model's card is exactly the loop's advanced card in that position."""
+
+    @jit(_nrt=False)
+    def trick_log_likelihood(row, sample, me, hist, n, stake, noise, floor, cur):
+        """log P(the plays ``hist[:n]`` by the seats other than ``me``) in the deal whose
+        hands are ``sample`` now, or some value below ``floor`` once it falls below it
+        (``cur``: uint64[4] work space)."""
+        start_hands(sample, hist, n, cur)
+        trump = row[F_TRUMP]
+        tmode = row[F_TRUMP_PLAY]
+        hmode = row[F_BAN_HEART_LEAD]
+        pen = np.uint64(row[F_PEN_MASK])
+        pen_is_top = pen != U0 and pen == np.uint64(row[F_TOP_MASK])
+        rules = row_rules(row, pen_is_top)
+        played = U0
+        voids = 0
+        clean = 0
+        broken = False
+        leader = hist[0] >> SEAT_SHIFT if n > 0 else 0
+        led, ledm, wcard, wseat, trick = -1, U0, -1, leader, U0
+        ll = 0.0
+        for i in range(n):
+            pos = i & 3
+            c = hist[i] & CARD_BITS
+            p = hist[i] >> SEAT_SHIFT
+            H = cur[p]
+            cb = U1 << np.uint64(c)
+            if p != me:
+                L = trick_legal(H, pos, led, ledm, lead_ban(hmode, broken), trump, tmode, wcard)
+                if (L & cb) == U0:
+                    ll += _IMPOSSIBLE
+                elif L & (L - U1) != U0:
+                    out = ALL52 & ~H & ~played
+                    a = choose(STRAT_ADVANCED, H, L, out, pos, p, leader, led, ledm, wcard,
+                               wseat, trick, voids, clean, trump, rules, stake)  # fmt: skip
+                    ll += play_log_likelihood(c, a, npop(L), noise)
+                if ll < floor:
+                    return ll
+            cur[p] = H & ~cb
+            trick |= cb
+            played |= cb
+            if pos > 0 and suit_of(c) != led:
+                voids |= 1 << (4 * p + led)
+                if pen_is_top and (cb & pen) == U0:
+                    clean |= 1 << p
+            led, ledm, wcard, wseat = lay_card(c, pos, p, led, ledm, wcard, wseat, trump)
+            if pos == 3:
+                broken = hearts_broken(broken, trick)
+                leader = wseat
+                led, ledm, wcard, trick = -1, U0, -1, U0
+        return ll
+
+    return trick_log_likelihood
+
+
+@jit(_nrt=False)
+def domino_log_likelihood(row, sample, me, hist, n, noise, floor, cur):
+    """``trick_log_likelihood`` for Domino: the lays of the seats other than ``me`` scored
+    against the advanced tier's lay (passes are forced, so they weigh nothing: the sampler
+    already keeps every card a seat showed it lacks out of its hand)."""
+    start_hands(sample, hist, n, cur)
+    open_rank = row[F_DOMINO_OPEN]
+    playable = domino_opening(open_rank)
+    aces = row[F_DOMINO_ACES]
+    laid_mask = U0
+    nh0, nh1, nh2, nh3 = U0, U0, U0, U0
+    ll = 0.0
+    for i in range(n):
+        c = hist[i] & CARD_BITS
+        p = hist[i] >> SEAT_SHIFT
+        if c == PASS:
+            nh0 |= playable if p == 0 else U0
+            nh1 |= playable if p == 1 else U0
+            nh2 |= playable if p == 2 else U0
+            nh3 |= playable if p == 3 else U0
+            continue
+        H = cur[p]
+        cb = U1 << np.uint64(c)
+        L = H & playable
+        if p != me:
+            if (L & cb) == U0:
+                ll += _IMPOSSIBLE
+            elif L & (L - U1) != U0:
+                stuck = stuck_cards(H, p, cur, laid_mask, playable, nh0, nh1, nh2, nh3)
+                a = adv_domino_choice(H, L, open_rank, aces, playable, stuck)
+                ll += play_log_likelihood(c, a, npop(L), noise)
+            if ll < floor:
+                return ll
+        cur[p] = H & ~cb
+        laid_mask |= cb
+        playable, aces = domino_lay(playable, c, open_rank, aces, cur)
+    return ll
+
+
+@jit
+def resample(logw, m, k, mult, s):
+    """Keep ``k`` of the ``m`` candidates in proportion to ``exp(logw)`` (systematic
+    resampling: one uniform draw from the stream state ``s``, then ``k`` evenly spaced
+    points): ``mult[i]`` = how often candidate ``i`` is kept. Returns (the stream's new
+    state, the effective sample size k² / Σ mult²)."""
+    top = logw[0]
+    for i in range(1, m):
+        top = max(top, logw[i])
+    total = 0.0
+    for i in range(m):
+        total += math.exp(logw[i] - top)
+    s = s + GOLDEN
+    u = (mix64(s) >> _S11) * _TWO_M53
+    step = total / k
+    point = u * step
+    acc = 0.0
+    j = 0
+    for i in range(m):
+        acc += math.exp(logw[i] - top)
+        c = 0
+        while j < k and point < acc:
+            c += 1
+            j += 1
+            point += step
+        mult[i] = c
+    # rounding may leave the last points past the sum: they go to the last candidate
+    mult[m - 1] += k - j
+    sq = 0
+    for i in range(m):
+        sq += mult[i] * mult[i]
+    return s, k * k / sq
