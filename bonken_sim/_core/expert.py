@@ -38,7 +38,15 @@ from .ids import (
     STRAT_ADVANCED,
     TRACE_LEN,
 )
-from .infer import CUTOFF, MAX_CANDIDATES, domino_log_likelihood, history_entry, resample
+from .infer import (
+    CUTOFF,
+    MAX_CANDIDATES,
+    MIN_EFFECTIVE_SHARE,
+    domino_log_likelihood,
+    history_entry,
+    resample,
+    temper,
+)
 from .rng import mix64
 from .solver import C_ABORTED, N_CTX, N_I, N_U, STACK, solve_value
 from .solver_table import ENTRY
@@ -85,10 +93,11 @@ def record_play(xs, n, c, seat):
 
 
 @jit(inline="always")
-def candidates(k_samples, ratio, n):
+def candidates(k_samples, ratio, noise, n):
     """How many candidate deals a decision weighs (0: none, plain sampling): K * I, capped
-    by the workspace, and none before the first play (nothing seen to weigh them by)."""
-    return min(k_samples * ratio, MAX_CANDIDATES) if ratio > 0 and n > 0 else 0
+    by the workspace; none before the first play (nothing seen to weigh them by), and none
+    under a model that is all noise (every weight equal: plain samples are the same)."""
+    return min(k_samples * ratio, MAX_CANDIDATES) if ratio > 0 and n > 0 and noise < 1 else 0
 
 
 @jit
@@ -288,7 +297,7 @@ def make_trick_expert(rollout, log_likelihood):
             excl[q] = suit_exclusions(xvoids, q)
         s = decision_stream(s_play, n)
         clear_diffs(L, sums)
-        n_cand = candidates(k_samples, ratio, n)
+        n_cand = candidates(k_samples, ratio, noise, n)
         k_eff = np.float64(k_samples)
         if n_cand > 0:  # draw the candidates, weigh each by the plays seen, keep K
             hist, _cands, logw, mult, cur, _keff = inf
@@ -298,6 +307,7 @@ def make_trick_expert(rollout, log_likelihood):
                 keep_candidate(inf, i, sample)
                 logw[i] = log_likelihood(row, sample, p, hist, n, stake, noise, best - CUTOFF, cur)
                 best = max(best, logw[i])
+            temper(logw, n_cand, MIN_EFFECTIVE_SHARE * k_samples)
             s, k_eff = resample(logw, n_cand, k_samples, mult, s)
         live = L & ~(U1 << np.uint64(tie))  # the cards still tried besides the advanced one
         done = 0
@@ -355,7 +365,7 @@ def make_domino_expert(rollout):
         excl[3] = nh3
         s = decision_stream(s_play, n)
         clear_diffs(L, sums)
-        n_cand = candidates(k_samples, ratio, n)
+        n_cand = candidates(k_samples, ratio, noise, n)
         k_eff = np.float64(k_samples)
         if n_cand > 0:  # as in the trick contracts
             hist, _cands, logw, mult, cur, _keff = inf
@@ -366,6 +376,7 @@ def make_domino_expert(rollout):
                 logw[i] = domino_log_likelihood(row, sample, turn, hist, n, noise, best - CUTOFF,
                                                 cur)  # fmt: skip
                 best = max(best, logw[i])
+            temper(logw, n_cand, MIN_EFFECTIVE_SHARE * k_samples)
             s, k_eff = resample(logw, n_cand, k_samples, mult, s)
         live = L & ~(U1 << np.uint64(tie))
         done = 0

@@ -40,12 +40,17 @@ from .trick import hearts_broken, lay_card, lead_ban, trick_legal
 
 # The most candidate deals a decision weighs (the workspace's size): K * I is capped here.
 MAX_CANDIDATES = 512
+# The weights are tempered (``temper``) until the candidates count as at least this share of
+# the K samples: a search rolled out on too few distinct deals plays worse than one on
+# uniform samples, however well those few fit the plays seen.
+MIN_EFFECTIVE_SHARE = 0.5
 SEAT_SHIFT = 6
 CARD_BITS = 63
 # A replay stops once its candidate is this much less likely (in log) than the best one so
-# far: its weight is then below e**-9 of that one's, as good as none, and a replay of a deal
-# the plays rule out ends early instead of running to the decision.
-CUTOFF = 9.0
+# far, and a replay of a deal the plays rule out ends early instead of running to the
+# decision. Its weight is then below e**-25 of that one's, and still below e**-5 after the
+# flattest tempering that is usual (a power of 0.2): as good as none.
+CUTOFF = 25.0
 # A play the replay finds illegal for the sampled hand (the sampler's exclusions rule that
 # out; kept as a guard): such a candidate is all but impossible.
 _IMPOSSIBLE = -1000.0
@@ -174,6 +179,49 @@ def domino_log_likelihood(row, sample, me, hist, n, noise, floor, cur):
         laid_mask |= cb
         playable, aces = domino_lay(playable, c, open_rank, aces, cur)
     return ll
+
+
+@jit
+def _spread(logw, m, beta, top):
+    """The effective number of candidates of the weights ``exp(beta * (logw - top))``:
+    (Σ w)² / Σ w²."""
+    total = 0.0
+    sq = 0.0
+    for i in range(m):
+        w = math.exp(beta * (logw[i] - top))
+        total += w
+        sq += w * w
+    return total * total / sq
+
+
+@jit
+def temper(logw, m, min_eff):
+    """The largest power ``beta`` in [0, 1] of the weights whose effective number of
+    candidates is at least ``min_eff`` (bisection, to 1/1024), applied to ``logw``.
+
+    The plays seen often leave a handful of the candidates carrying nearly all the weight:
+    resampled as they are, the search would roll out two or three deals K times. Tempering
+    keeps as much of what the plays say as leaves ``min_eff`` deals' worth of samples (the
+    sharper the evidence, the flatter the power). Measured on 40 herenboeren deals of advanced
+    play, after 36 plays (noise 10%): 64 candidates tempered to 8 put 59% of the unseen
+    cards with their true holder, uniform samples 44%, and 200 untempered candidates 72%,
+    but with an effective number of 2 of the 200."""
+    top = logw[0]
+    for i in range(1, m):
+        top = max(top, logw[i])
+    beta = 1.0
+    if _spread(logw, m, 1.0, top) < min_eff:
+        lo, hi = 0.0, 1.0
+        for _ in range(10):
+            mid = 0.5 * (lo + hi)
+            if _spread(logw, m, mid, top) >= min_eff:
+                lo = mid
+            else:
+                hi = mid
+        beta = lo
+    for i in range(m):
+        logw[i] = beta * (logw[i] - top)
+    return beta
 
 
 @jit
