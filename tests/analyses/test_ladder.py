@@ -233,6 +233,14 @@ def test_ladder_command_plays_the_whole_game_rungs(tmp_path):
             r["profile"]: 24,
             r["against"]: 24,
         }
+    # the report reads it back: every rung, the strongest named as the ladder names it
+    from bonken_sim.report.ladder.games import read_game_rungs
+
+    back = read_game_rungs(g)
+    assert back.strongest == STRONGEST and len(back.table) == len(HEURISTIC) + len(STEPS)
+    assert list(back.table["mean"]) == [
+        r["difference"]["mean"] for r in [*g["distance"].values(), *g["steps"].values()]
+    ]
 
 
 def test_a_ladder_without_games_has_no_games_key(ladder):

@@ -155,17 +155,17 @@ def game_findings(g: GameRungs) -> list[str]:
     first = (
         f"Over {g.games:,} whole games per pair (seed {g.seed}), "
         + "; ".join(parts)
-        + f". Even the nearest, {near['profile']}, wins {near['win_rate']:.1%} of its "
-        f"seat-games to {g.strongest}'s {near['against_win_rate']:.1%}."
+        + f". The nearest, {near['profile']}, wins {near['win_rate']:.1%} of its seat-games "
+        f"against {g.strongest}'s {near['against_win_rate']:.1%}."
     )
     steps = []
     for _, row in _rows(g, "step").iterrows():
         name = row["profile"]
         what = f"{STEP_WORDS[name]} ({name})" if name in STEP_WORDS else name
         sure = "" if row["ci_low"] > 0 or row["ci_high"] < 0 else ", not significant"
-        steps.append(f"{what} {ci_words(row['mean'], row['ci_low'], row['ci_high'], 1)}{sure}")
+        gain = ci_words(row["mean"], row["ci_low"], row["ci_high"], 1, " points per game")
+        steps.append(f"{what} gains {gain}{sure}")
     second = (
-        f"Against {g.base} (the fitted choice and doubling thresholds), points per game gained "
-        "by " + "; ".join(steps) + "."
+        f"Against {g.base} (the fitted choice and doubling thresholds), " + "; ".join(steps) + "."
     )
     return [first, second]

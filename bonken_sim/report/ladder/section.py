@@ -92,7 +92,7 @@ def _intro(ladder: Ladder, tier: str | None) -> str:
         f"(determinized search, docs/STRATEGIES.md) among basic and among advanced on the first "
         f"{ladder.expert_deals:,} of them.{games} {run} Every cost, choice value and doubling "
         "figure above is measured with heuristic play; this section says how far that play is "
-        "from strong play, contract by contract."
+        f"from strong play, contract by contract{' and over whole games' if g else ''}."
     )
 
 

@@ -274,8 +274,14 @@ def test_the_page_shows_the_whole_game_rungs_and_their_findings(deal_run, games_
     side = "behind" if d["mean"] < 0 else "ahead of"
     assert f"basic is {abs(d['mean']):.1f}" in findings[0]
     assert f"points per game {side} advanced (95% CI" in findings[0]
-    assert "- Against advanced (the fitted choice and doubling thresholds)" in section
-    assert "basic-nodouble" in section
+    from bonken_sim.report.page.format import ci_words
+
+    step = g["steps"]["basic-nodouble"]["difference"]
+    gain = ci_words(step["mean"], *step["ci95"], 1, " points per game")
+    assert (
+        "- Against advanced (the fitted choice and doubling thresholds), basic-nodouble" in section
+    )
+    assert f"basic-nodouble gains {gain}" in section
 
 
 def test_findings_of_the_rungs_follow_the_ladder(ladder, games_ladder):
