@@ -18,6 +18,9 @@
   profitable doubles (Wilson CI), and the doubles made per deal: once with basic play (the
   targets ignore the doubles), once with advanced play where every seat plays each doubled
   deal stake-aware (the deal is played again with the doubles in force).
+* **Whole games** (``games`` > 0; analyses/ladder_games.py): two-profile tournaments on the
+  same deals, each heuristic profile against the strongest (``STRONGEST``) and each step of
+  the expert's game (choice, doubling, both by search) against the plain expert.
 
 Every CI is a normal 95% interval over deals (a deal's four seat placements are averaged
 first, so they count once) or Wilson's for rates.
@@ -30,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.analyses.ladder_games import check_games, game_rungs, game_text
 from bonken_sim.engine.play import parse_strategies, strategy_array
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.engine.staked import staked_scores
@@ -144,7 +148,7 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
 MAX_DEALS = 10_000_000
 
 
-def check_counts(deals: int, expert_deals: int) -> None:
+def check_counts(deals: int, expert_deals: int, games: int = 0) -> None:
     """A ValueError for a count of deals the ladder cannot measure with: a command checks
     them before it compiles or plays anything."""
     if deals < 2:
@@ -158,6 +162,7 @@ def check_counts(deals: int, expert_deals: int) -> None:
         raise BadValue(
             f"--expert-deals must be 0 (no expert rung) or at least 2, got {expert_deals}"
         )
+    check_games(games)
 
 
 def run_ladder(
@@ -166,11 +171,13 @@ def run_ladder(
     threads: int | None = None,
     expert_deals: int = EXPERT_DEALS,
     expert: str = "expert",
+    games: int = 0,
 ) -> dict[str, Any]:
     """Every rung of the ladder on ``deals`` deals of ``seed``; the expert rung (``expert``:
     its strategy name, settings included, over each tier of ``EXPERT_LOWERS``) on the first
-    ``expert_deals`` of them (0: none; at most ``deals``)."""
-    check_counts(deals, expert_deals)
+    ``expert_deals`` of them (0: none; at most ``deals``); the whole-game rungs on ``games``
+    games of ``seed`` (0: none; the game profiles' expert plays with its default settings)."""
+    check_counts(deals, expert_deals, games)
     expert_deals = min(expert_deals, deals)
     models = load_models()
     rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}
@@ -184,7 +191,7 @@ def run_ladder(
     spa = self_play(deals, second, "advanced", threads)
     picked = choice_rung(spa, models, seed)["picked"]
     dbl_aware = doubling_rung(replay_with_stakes(spa, models, picked, "advanced"), models, picked)
-    return {
+    out = {
         "deals": deals,
         "expert_deals": expert_deals,
         "seed": seed,
@@ -194,6 +201,9 @@ def run_ladder(
         "doubling": dbl,
         "doubling_stake_aware": dbl_aware,
     }
+    if games:
+        out["games"] = game_rungs(games, seed, threads)
+    return out
 
 
 def _jsonable(x: Any) -> Any:
@@ -242,4 +252,6 @@ def to_text(result: dict[str, Any]) -> str:
             per_deal = e["doubles_per_deal"]
             lines.append(f"  {name:14s}{e['deals']:8d}{per_deal:9.2f}  {gain:>16s}  {prof}")
         lines.append("")
+    if "games" in result:
+        lines += [*game_text(result["games"]), ""]
     return "\n".join(lines).rstrip("\n")

@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.analyses.ladder import Interval, mean_interval, wilson_interval
 from bonken_sim.engine.games import PROFILES, play_games, ranks
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.names import Contract, contract_names
@@ -40,6 +39,7 @@ from bonken_sim.runs.executors import (
     task_failure,
     wrap_executor,
 )
+from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 CONTRACTS = [c.label for c in Contract]
 

@@ -140,14 +140,34 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
     help="Deals of the rung 'expert over advanced' (0: leave it out).",
 )
+@click.option(
+    "--games",
+    default="0",
+    show_default=True,
+    metavar="N",
+    callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
+    help="Whole games of each two-profile rung: every heuristic profile against expert-search, "
+    "and each search step of the expert's game (0: leave them out; at least 12).",
+)
 @expert_options
 def ladder(
-    deals, seed, threads, out, force, as_json, quiet, expert_deals, expert_samples, expert_exact
+    deals,
+    seed,
+    threads,
+    out,
+    force,
+    as_json,
+    quiet,
+    expert_deals,
+    games,
+    expert_samples,
+    expert_exact,
 ):
-    """Measure each step of the strategy ladder: card play, contract choice, doubling."""
+    """Measure each step of the strategy ladder: card play, contract choice, doubling, and
+    with --games whole games against the strongest profile."""
     from bonken_sim.analyses.ladder import check_counts, run_ladder, to_json, to_text
 
-    call_or_fail(check_counts, deals, expert_deals)  # at once, not after the compile
+    call_or_fail(check_counts, deals, expert_deals, games)  # at once, not after the compile
     expert = expert_strategies("expert", expert_samples, expert_exact).split(",")[0]
     saving = str(out) != "-"
     if quiet and not saving:
@@ -159,8 +179,8 @@ def ladder(
             except OSError as exc:
                 raise UserError(f"cannot write --out {out}: {exc.strerror or exc}") from None
         check_out_file(out, force)  # before the work, not after it
-    compile_first(*ladder_needs(expert_deals > 0), show=not quiet)
-    result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert)
+    compile_first(*ladder_needs(expert_deals > 0, games > 0), show=not quiet)
+    result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert, games)
     doc = to_json(result)
     if saving:
         write_out(out, [json_text(doc, indent=1)])

@@ -358,11 +358,14 @@ def plays_games(profiles: Iterable[str]) -> tuple[str, str]:
     return "games", games_level(profiles)
 
 
-def ladder_needs(expert: bool) -> list[tuple[str, str]]:
+def ladder_needs(expert: bool, games: bool = False) -> list[tuple[str, str]]:
     """The ladder's kernels: its card-play rungs' deals (random and basic, basic and
-    advanced, and with ``expert`` the expert's), its doubling rungs' staked deals."""
+    advanced, and with ``expert`` the expert's), its doubling rungs' staked deals, and with
+    ``games`` its whole-game rungs' games (every one seats an expert profile: the expert
+    level's)."""
     levels = ("basic", "advanced", "expert") if expert else ("basic", "advanced")
-    return [*(("deals", level) for level in levels), ("staked", "advanced")]
+    games_part = [("games", "expert")] if games else []
+    return [*(("deals", level) for level in levels), ("staked", "advanced"), *games_part]
 
 
 def compile_first(*needs: tuple[str, str], show: bool = True) -> None:

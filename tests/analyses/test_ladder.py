@@ -162,3 +162,105 @@ def test_bad_expert_deals_are_refused(bad):
     )
     assert result.exit_code == 2
     assert "expert-deals" in result.output
+
+
+# --- the whole-game rungs (--games) --------------------------------------------------------
+
+
+def test_a_pair_rung_is_the_tournaments_numbers_paired_per_deal_set():
+    """Two heuristic profiles on 12 games (two deal sets): the rung's mean totals and win
+    rates are the tournament's, and its difference is the paired one, per deal set."""
+    from bonken_sim.analyses.ladder_games import pair_rung
+    from bonken_sim.analyses.tournament import run_tournament
+
+    rung = pair_rung(12, 5, "basic", "advanced", threads=1)
+    t = run_tournament(12, 5, ["basic", "advanced"], threads=1)
+    for name in ("basic", "advanced"):
+        assert rung["win_rate"][name] == t["profiles"][name]["win_rate"]
+        assert rung["mean_total"][name].mean == pytest.approx(
+            t["profiles"][name]["mean_total"].mean
+        )
+    d = rung["difference"]
+    assert d.n == 2 and d.lo < d.mean < d.hi
+    assert d.mean == pytest.approx(
+        rung["mean_total"]["basic"].mean - rung["mean_total"]["advanced"].mean
+    )
+    assert (rung["profile"], rung["against"]) == ("basic", "advanced")
+
+
+def test_game_rungs_measure_every_heuristic_profile_and_every_step(monkeypatch):
+    """The rungs' layout, on stand-ins for the strongest and the expert (the real ones search
+    at every decision: the command's test below plays them on the fewest games)."""
+    from bonken_sim.analyses import ladder_games as LG
+
+    monkeypatch.setattr(LG, "STRONGEST", "advanced")
+    monkeypatch.setattr(LG, "HEURISTIC", ("basic", "basic-nodouble"))
+    monkeypatch.setattr(LG, "BASE", "advanced")
+    monkeypatch.setattr(LG, "STEPS", ("basic-randomchoice",))
+    g = LG.game_rungs(13, 3, threads=1)  # rounded up to whole deal sets: 3 × 6 games
+    assert (g["games"], g["deal_sets"], g["seed"], g["strongest"]) == (18, 3, 3, "advanced")
+    assert list(g["distance"]) == ["basic", "basic-nodouble"]
+    assert list(g["steps"]) == ["basic-randomchoice"]
+    for r in g["distance"].values():
+        assert r["against"] == "advanced" and r["difference"].n == 3
+        assert set(r["win_rate"]) == {r["profile"], "advanced"}
+    # on the same deals: the basic rung is the same as played on its own
+    alone = LG.pair_rung(18, 3, "basic", "advanced", threads=1)
+    assert alone["difference"] == g["distance"]["basic"]["difference"]
+    text = "\n".join(LG.game_text(g))
+    assert "whole games against advanced: 18 games = 3 deal sets × 6 seatings" in text
+    assert "basic-randomchoice" in text
+
+
+def test_ladder_command_plays_the_whole_game_rungs(tmp_path):
+    """The real rungs, expert-search and all, on the fewest games: in the text, in the JSON
+    (with the strongest named) and its file alike."""
+    from bonken_sim.analyses.ladder_games import HEURISTIC, STEPS, STRONGEST
+
+    out = tmp_path / "ladder.json"
+    args = ["ladder", "--deals", "50", "--expert-deals", "0", "--games", "12", "--seed", "2"]
+    res = CliRunner().invoke(cli, [*args, "--threads", "2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"whole games against {STRONGEST}: 12 games = 2 deal sets" in res.stdout
+    doc = json.loads(out.read_text())
+    g = doc["games"]
+    assert (g["games"], g["deal_sets"], g["seed"], g["strongest"]) == (12, 2, 2, STRONGEST)
+    assert list(g["distance"]) == list(HEURISTIC) and list(g["steps"]) == list(STEPS)
+    for r in [*g["distance"].values(), *g["steps"].values()]:
+        lo, hi = r["difference"]["ci95"]
+        assert lo <= r["difference"]["mean"] <= hi and r["difference"]["n"] == 2
+        assert {k: v["n"] for k, v in r["win_rate"].items()} == {
+            r["profile"]: 24,
+            r["against"]: 24,
+        }
+    # the report reads it back: every rung, the strongest named as the ladder names it
+    from bonken_sim.report.ladder.games import read_game_rungs
+
+    back = read_game_rungs(g)
+    assert back.strongest == STRONGEST and len(back.table) == len(HEURISTIC) + len(STEPS)
+    assert list(back.table["mean"]) == [
+        r["difference"]["mean"] for r in [*g["distance"].values(), *g["steps"].values()]
+    ]
+
+
+def test_a_ladder_without_games_has_no_games_key(ladder):
+    from bonken_sim.analyses.ladder import to_json, to_text
+
+    assert "games" not in to_json(ladder) and "whole games" not in to_text(ladder)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("5", "--games must be 0 (no whole-game rungs) or at least 12"),
+        ("-3", "--games"),
+        ("x", "--games"),
+        ("2e7", "--games must be at most 10,000,000"),
+    ],
+)
+def test_bad_games_are_refused_in_one_line(capsys, bad, message):
+    from bonken_sim.cli import main
+
+    assert main(["ladder", "--deals", "20", "--games", bad, "--out", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err

@@ -129,6 +129,7 @@ def test_on_a_terminal_the_compile_counts_parts_and_functions(cold_cache, tmp_pa
         (["--deals", "1"], "--deals must be at least 2"),
         (["--deals", "2e7"], "--deals must be at most 10,000,000"),
         (["--deals", "50", "--expert-deals", "1"], "--expert-deals must be 0"),
+        (["--deals", "50", "--games", "11"], "--games must be 0 (no whole-game rungs) or"),
     ],
 )
 def test_ladder_refuses_its_counts_before_compiling(cold_cache, capsys, args, message):
@@ -183,6 +184,15 @@ def test_ladder_refuses_its_counts_before_compiling(cold_cache, capsys, args, me
                 ("deals", "advanced"),
                 ("deals", "expert"),
                 ("staked", "advanced"),
+            ],
+        ),
+        (
+            ["ladder", "--deals", "50", "--expert-deals", "0", "--games", "12", "--threads", "1"],
+            [
+                ("deals", "basic"),
+                ("deals", "advanced"),
+                ("staked", "advanced"),
+                ("games", "expert"),
             ],
         ),
         (["trace", "--deals", "1", "--seed", "1", "--out", "-"], [("trace", "basic")]),

@@ -6,8 +6,10 @@ The report uses three rungs, each one hero of the higher tier among three of the
 same deals (analyses/ladder.py): ``basic->advanced``, ``advanced->expert`` and
 ``basic->expert``. The last is measured, not summed from the other two: the hero's gain
 depends on the three players it sits with, so gains against different lower tiers do not add
-up. A ladder without both expert rungs, of another ruleset, or not a ladder at all is refused
-with one line (:class:`LadderError`).
+up. With ``bonken-sim ladder --games N`` it also holds whole-game rungs (``games``: each
+heuristic profile against the strongest, the expert's search steps), read here too; a ladder
+without them is shown without them. A ladder without both expert rungs, of another ruleset,
+or not a ladder at all is refused with one line (:class:`LadderError`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pandas as pd
 
 from bonken_sim.errors import UserFixableError
 from bonken_sim.report.deals.stats.run_reader import ruleset_name
+from bonken_sim.report.ladder.games import GameRungs, GameRungsError, read_game_rungs
 from bonken_sim.rules.rulesets import RulesError
 from bonken_sim.runs.storage import VARIANT_NAMES
 
@@ -47,6 +50,7 @@ class Ladder:
     #: one row per (rung, variant): rung ("basic->advanced", ...), lower, hero, variant,
     #: mean, ci_low, ci_high, n
     gains: pd.DataFrame
+    games: GameRungs | None = None  # the whole-game rungs (None: not measured)
 
 
 def read_ladder(path: str | os.PathLike, run_manifest: dict) -> Ladder:
@@ -85,7 +89,13 @@ def read_ladder(path: str | os.PathLike, run_manifest: dict) -> Ladder:
         rows, columns=["rung", "lower", "hero", "variant", "mean", "ci_low", "ci_high", "n"]
     )
     deals, expert_deals, seed = (int(c) for c in counts)  # type: ignore[arg-type]
-    return Ladder(p, deals, expert_deals, seed, expert, gains)
+    games = None
+    if "games" in doc:  # ladders measured without --games (or before it) have none
+        try:
+            games = read_game_rungs(doc["games"])
+        except GameRungsError as exc:
+            raise LadderError(f"{where}: {exc}") from None
+    return Ladder(p, deals, expert_deals, seed, expert, gains, games)
 
 
 def _load(p: Path) -> dict[str, Any]:

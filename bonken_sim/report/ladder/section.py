@@ -1,6 +1,7 @@
 """The section "How far from strong play" of a deal run's report (``--ladder``): per contract
 variant, how much one expert gains over a basic or an advanced player in the same seat, and
-what advanced gains over basic, from a strategy ladder measured by the engine; with its key
+what advanced gains over basic, from a strategy ladder measured by the engine (and, when the
+ladder has them, whole games of each heuristic profile against the strongest); with its key
 findings and a "what this means" line under its figure, every number computed from the
 ladder."""
 
@@ -10,6 +11,12 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from bonken_sim.report.ladder.games import (
+    PROFILE_WORDS,
+    distance_shown,
+    game_findings,
+    steps_shown,
+)
 from bonken_sim.report.ladder.read import RUNGS, TIERS, Ladder, distance_table
 from bonken_sim.report.page.format import ci_words, fmt_ci
 from bonken_sim.report.page.render import FigureItem, Section
@@ -17,6 +24,7 @@ from bonken_sim.report.page.section_types import BuiltSection
 
 TITLE = "How far from strong play"
 NAME = "strong_play_gaps"
+GAMES_NAME = "strong_play_games"  # the whole-game rungs' CSV
 
 
 def ladder_section(
@@ -40,14 +48,27 @@ def ladder_section(
         [NAME],
         meaning=_meaning(t, tier or "advanced"),
     )
+    tables = [("Paired gain per deal of the hero over the lower tier (95% CI)", _shown(t))]
+    findings = ladder_findings(t, tier)
+    csv = {NAME: t}
+    g = ladder.games
+    if g is not None:
+        tables += [
+            (f"Whole games: each heuristic profile against {g.strongest} (points per game, "
+             "paired per deal set, and win rates, 95% CI)", distance_shown(g)),
+            (f"Whole games: each step of the expert's game against {g.base} (points per game "
+             "gained, and win rates, 95% CI)", steps_shown(g)),
+        ]  # fmt: skip
+        findings += game_findings(g)
+        csv[GAMES_NAME] = g.table
     section = Section(
         f"{number}. {TITLE}",
         _intro(ladder, tier),
         [figure],
-        tables=[("Paired gain per deal of the hero over the lower tier (95% CI)", _shown(t))],
-        findings=ladder_findings(t, tier),
+        tables=tables,
+        findings=findings,
     )
-    return BuiltSection(section, {NAME: t}, {NAME: ("strong_play_gaps", (t, tier))})
+    return BuiltSection(section, csv, {NAME: ("strong_play_gaps", (t, tier))})
 
 
 def _intro(ladder: Ladder, tier: str | None) -> str:
@@ -56,14 +77,27 @@ def _intro(ladder: Ladder, tier: str | None) -> str:
         if tier
         else "This run's card play is not one heuristic tier in every seat; both are shown."
     )
+    g = ladder.games
+    games = (
+        ""
+        if g is None
+        else f" Whole games: {g.games:,} per pair of profiles ({g.deal_sets:,} deal sets, each "
+        "under the six seatings of two profiles), each heuristic profile against "
+        f"{g.strongest}{_plays(g.strongest)}, and each search step of the expert's game "
+        f"against {g.base}."
+    )
     return (
         f"From the strategy ladder {ladder.path.name} (bonken-sim ladder, seed {ladder.seed}): "
         f"advanced among basic on {ladder.deals:,} deals, the {ladder.expert} tier "
         f"(determinized search, docs/STRATEGIES.md) among basic and among advanced on the first "
-        f"{ladder.expert_deals:,} of them. {run} Every cost, choice value and doubling figure "
-        "above is measured with heuristic play; this section says how far that play is from "
-        "strong play, contract by contract."
+        f"{ladder.expert_deals:,} of them.{games} {run} Every cost, choice value and doubling "
+        "figure above is measured with heuristic play; this section says how far that play is "
+        f"from strong play, contract by contract{' and over whole games' if g else ''}."
     )
+
+
+def _plays(profile: str) -> str:
+    return f" ({PROFILE_WORDS[profile]})" if profile in PROFILE_WORDS else ""
 
 
 def _col(lower: str, hero: str) -> str:

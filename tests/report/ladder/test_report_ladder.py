@@ -168,6 +168,7 @@ def _edited(ladder, dest, edit):
         ("no_basic_expert", r"--ladder .* has no rung basic->expert"),
         ("other_rules", r"measured under the bierkaart rules, the run was played under the "),
         ("bad_interval", r"rung advanced->expert, bukken is not an interval"),
+        ("bad_games", r"--ladder .*: its whole-game rungs are incomplete"),
     ],
 )
 def test_bad_inputs_are_one_line(capsys, deal_run, ladder, tmp_path, case, message):
@@ -190,6 +191,8 @@ def test_bad_inputs_are_one_line(capsys, deal_run, ladder, tmp_path, case, messa
         path = _edited(ladder, tmp_path / "x.json", lambda d: d["card_play"].pop("basic->expert"))
     elif case == "other_rules":
         path = _edited(ladder, tmp_path / "x.json", lambda d: d.update(ruleset="bierkaart"))
+    elif case == "bad_games":
+        path = _edited(ladder, tmp_path / "x.json", lambda d: d.update(games={"games": 12}))
     else:
         assert case == "bad_interval"
         path = _edited(
@@ -222,3 +225,84 @@ def test_a_game_run_report_gains_the_section(capsys, ladder, tmp_path):
     plain = cli(capsys, "report", run, "--out", tmp_path / "rep2")
     assert plain[0] == 0
     assert "How far from strong play" not in (tmp_path / "rep2" / "report.md").read_text()
+
+
+# --- the whole-game rungs (bonken-sim ladder --games) ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def games_ladder(ladder, base):
+    """The ladder with whole-game rungs, played by the ladder's own code on cheap stand-ins
+    for the strongest profile and the expert (the real ones search at every decision)."""
+    from bonken_sim.analyses import ladder_games as LG
+    from bonken_sim.analyses.ladder import to_json
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(LG, "STRONGEST", "advanced")
+    mp.setattr(LG, "HEURISTIC", ("basic", "basic-randomchoice"))
+    mp.setattr(LG, "BASE", "advanced")
+    mp.setattr(LG, "STEPS", ("basic-nodouble",))
+    try:
+        games = to_json({"games": LG.game_rungs(24, 1, threads=1)})["games"]
+    finally:
+        mp.undo()
+    doc = json.loads(ladder.read_text())
+    doc["games"] = games
+    out = base / "ladder-games.json"
+    out.write_text(json.dumps(doc))
+    return out
+
+
+def test_the_page_shows_the_whole_game_rungs_and_their_findings(deal_run, games_ladder, base):
+    write_report(deal_run, base / "games", formats="md", workers=1, ladder=games_ladder)
+    md = (base / "games" / "report.md").read_text()
+    section = md.split(f". {LS.TITLE}", 1)[1]
+    assert "Whole games: each heuristic profile against advanced" in section
+    assert "Whole games: each step of the expert's game against advanced" in section
+    g = json.loads(games_ladder.read_text())["games"]
+    t = pd.read_csv(base / "games" / "tables" / "strong_play_games.csv")
+    assert list(t["profile"]) == ["basic", "basic-randomchoice", "basic-nodouble"]
+    for _, row in t.iterrows():
+        rung = g["distance" if row["kind"] == "distance" else "steps"][row["profile"]]
+        assert row["mean"] == pytest.approx(rung["difference"]["mean"], rel=1e-9)
+        assert row["ci_low"] == pytest.approx(rung["difference"]["ci95"][0], rel=1e-9)
+        assert row["win_rate"] == pytest.approx(rung["win_rate"][row["profile"]]["mean"])
+        assert row["against_win_rate"] == pytest.approx(rung["win_rate"][row["against"]]["mean"])
+    findings = [f for f in section.split("\n") if f.startswith("- Over 24 whole games")]
+    assert len(findings) == 1
+    d = g["distance"]["basic"]["difference"]
+    side = "behind" if d["mean"] < 0 else "ahead of"
+    assert f"basic is {abs(d['mean']):.1f}" in findings[0]
+    assert f"points per game {side} advanced (95% CI" in findings[0]
+    from bonken_sim.report.page.format import ci_words
+
+    step = g["steps"]["basic-nodouble"]["difference"]
+    gain = ci_words(step["mean"], *step["ci95"], 1, " points per game")
+    assert (
+        "- Against advanced (the fitted choice and doubling thresholds), basic-nodouble" in section
+    )
+    assert f"basic-nodouble gains {gain}" in section
+
+
+def test_findings_of_the_rungs_follow_the_ladder(ladder, games_ladder):
+    manifest = {"config": {"strategies": ["basic"] * 4}}
+    plain = LS.ladder_section(L.read_ladder(ladder, manifest), (VARIANT_NAMES, "basic"), 5)
+    built = LS.ladder_section(L.read_ladder(games_ladder, manifest), (VARIANT_NAMES, "basic"), 5)
+    assert L.read_ladder(ladder, manifest).games is None
+    assert built.section.findings[:3] == plain.section.findings  # the card play's, unchanged
+    assert len(built.section.findings) == 5 and len(built.section.tables) == 3
+    assert LS.GAMES_NAME in built.tables and LS.GAMES_NAME not in plain.tables
+    # a rung behind by more than its interval is called so; one within it, not significant
+    from bonken_sim.report.ladder import games as LGR
+
+    g = L.read_ladder(games_ladder, manifest).games
+    t = g.table.copy()
+    t.loc[0, ["mean", "ci_low", "ci_high"]] = [-12.0, -15.0, -9.0]
+    t.loc[1, ["mean", "ci_low", "ci_high"]] = [2.0, -1.0, 5.0]
+    first = LGR.game_findings(LGR.GameRungs(24, 4, 1, "advanced", "basic", t))[0]
+    assert "basic is 12.0 points per game behind advanced (95% CI 9.0 to 15.0)" in first
+    assert (
+        "basic-randomchoice is 2.0 points per game ahead of advanced (95% CI -1.0 to 5.0, "
+        "not significantly different)"
+    ) in first
+    assert first.index("basic-randomchoice is") < first.index("basic is")  # nearest first
