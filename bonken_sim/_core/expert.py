@@ -42,6 +42,7 @@ from .infer import (
     CUTOFF,
     MAX_CANDIDATES,
     MIN_EFFECTIVE_SHARE,
+    N_PUBLIC,
     domino_log_likelihood,
     history_entry,
     resample,
@@ -115,7 +116,8 @@ def expert_workspace():
     draws, no trace, the exclusions per seat), the solver's (table, context, stack), and
     the inference's (the deal's plays so far, ``infer.history_entry``; the candidate deals,
     their log weights, how often each is kept; four hands of work space; the last
-    decision's effective number of samples, for a view's explanation)."""
+    decision's effective number of samples, for a view's explanation; the public state at
+    the other seats' plays, ``infer.trick_public``)."""
     # The solver's new_table and new_stack, which are plain Python. np.empty and a filled
     # slice, not np.zeros and np.full: numba compiles each of those per dtype and shape, and
     # this function is in every kernel's first compile (2.4-2.6 CPU-s before, 1.2-1.4 after).
@@ -151,6 +153,7 @@ def expert_workspace():
             np.empty(MAX_CANDIDATES, np.int64),
             np.empty(4, np.uint64),
             np.empty(1, np.float64),
+            np.empty((TRACE_LEN, N_PUBLIC), np.int64),
         ),
     )
 
@@ -244,10 +247,11 @@ def next_sample(r, n_cand, hands, me, excl, s, sample, inf):
     return s, mult[r]
 
 
-def make_trick_expert(rollout, log_likelihood):
+def make_trick_expert(rollout, inference):
     """The expert decision of a trick contract whose rollouts run ``rollout`` (an advanced
-    ``play_from`` of ``play_tricks``), weighing candidate deals by ``log_likelihood`` (an
-    ``infer.make_trick_log_likelihood``) when inference is on."""
+    ``play_from`` of ``play_tricks``), weighing candidate deals with ``inference`` (the pair
+    of ``infer.make_trick_log_likelihood``) when inference is on."""
+    public, log_likelihood = inference
 
     @jit(inline="always")
     def rollout_value(row, p, sample, scores, tricks, stake, state, xs):
@@ -300,12 +304,13 @@ def make_trick_expert(rollout, log_likelihood):
         n_cand = candidates(k_samples, ratio, noise, n)
         k_eff = np.float64(k_samples)
         if n_cand > 0:  # draw the candidates, weigh each by the plays seen, keep K
-            hist, _cands, logw, mult, cur, _keff = inf
+            hist, _cands, logw, mult, _cur, _keff, pub = inf
+            rows = public(row, p, hist, n, pub)
             best = -np.inf
             for i in range(n_cand):
                 s = sample_hands(hands, p, excl, s, sample)
                 keep_candidate(inf, i, sample)
-                logw[i] = log_likelihood(row, sample, p, hist, n, stake, noise, best - CUTOFF, cur)
+                logw[i] = log_likelihood(row, sample, pub, rows, stake, noise, best - CUTOFF)
                 best = max(best, logw[i])
             temper(logw, n_cand, MIN_EFFECTIVE_SHARE * k_samples)
             s, k_eff = resample(logw, n_cand, k_samples, mult, s)
@@ -368,7 +373,7 @@ def make_domino_expert(rollout):
         n_cand = candidates(k_samples, ratio, noise, n)
         k_eff = np.float64(k_samples)
         if n_cand > 0:  # as in the trick contracts
-            hist, _cands, logw, mult, cur, _keff = inf
+            hist, _cands, logw, mult, cur, _keff, _pub = inf
             best = -np.inf
             for i in range(n_cand):
                 s = sample_hands(hands, turn, excl, s, sample)

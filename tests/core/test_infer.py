@@ -12,7 +12,12 @@ import pytest
 import bonken_sim
 from bonken_sim._core.determinize import sample_hands, suit_exclusions
 from bonken_sim._core.ids import PASS
-from bonken_sim._core.infer import domino_log_likelihood, history_entry, resample
+from bonken_sim._core.infer import (
+    N_PUBLIC,
+    domino_log_likelihood,
+    history_entry,
+    resample,
+)
 from bonken_sim._core.play_tricks import infer_laatste, infer_negative, infer_troeven
 from bonken_sim._core.playout import kernel_table
 from bonken_sim.rules.names import VARIANTS
@@ -50,14 +55,16 @@ def _true_log_likelihood(p, me: int, n: int) -> float:
 
 
 def _log_likelihood(p, row, hands_now, me, hist, n):
-    cur = np.zeros(4, np.uint64)
     if p.is_domino:
+        cur = np.zeros(4, np.uint64)
         return domino_log_likelihood(row, hands_now, me, hist, n, NOISE, -np.inf, cur)
-    fn = {"laatste_slag": infer_laatste}.get(p.contract_name, infer_negative)
+    public, log_likelihood = {"laatste_slag": infer_laatste}.get(p.contract_name, infer_negative)
     if p.variant.trump is not None:
-        fn = infer_troeven
+        public, log_likelihood = infer_troeven
+    pub = np.zeros((256, N_PUBLIC), np.int64)
+    rows = public(row, me, hist, n, pub)
     stake = np.zeros((4, 4), np.int64)
-    return fn(row, hands_now, me, hist, n, stake, NOISE, -np.inf, cur)
+    return log_likelihood(row, hands_now, pub, rows, stake, NOISE, -np.inf)
 
 
 @pytest.mark.parametrize("ruleset", ["standard", "strict"])
