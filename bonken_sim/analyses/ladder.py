@@ -28,13 +28,19 @@ first, so they count once) or Wilson's for rates.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from bonken_sim.analyses.ladder_games import check_games, game_rungs, game_text
-from bonken_sim.engine.play import parse_strategies, strategy_array
+from bonken_sim.engine.play import (
+    INFERRING_EXPERT,
+    parse_strategies,
+    strategy_array,
+    strategy_names,
+)
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.engine.staked import staked_scores
 from bonken_sim.errors import BadValue
@@ -48,21 +54,49 @@ RUNGS = (("random", "basic"), ("basic", "advanced"))  # (lower tier, hero tier)
 EXPERT_LOWERS = ("advanced", "basic")  # the expert rungs' lower tiers
 RULESET = "standard"  # the ladder plays RULES.md (its totals and fitted models are those)
 EXPERT_DEALS = 2_000  # the expert rung's default deals
+#: the expert whose card play infers, against the plain one (``--infer-deals``)
+INFERRING = strategy_names([INFERRING_EXPERT])
+
+
+def hero_gains(
+    deals: int, seed: int, lower: str, hero: str, threads: int | None
+) -> tuple[np.ndarray, float]:
+    """(per deal and variant the hero's mean gain over the seat average, seats permuted,
+    the seconds its deals took)."""
+    totals = standard_deal_totals().astype(np.float64)
+    gains = np.zeros((deals, N_VARIANTS))
+    t0 = time.perf_counter()
+    for seat in range(4):
+        strategies = [lower] * 4
+        strategies[seat] = hero
+        sp = self_play(deals, seed, ",".join(strategies), threads)
+        gains += sp.scores[:, :, seat] - totals / 4.0
+    return gains / 4.0, time.perf_counter() - t0
 
 
 def card_play_rung(
     deals: int, seed: int, lower: str, hero: str, threads: int | None
 ) -> dict[str, Interval]:
     """Per variant: the hero's mean gain over the seat average, seats permuted, same deals."""
-    totals = standard_deal_totals().astype(np.float64)
-    gains = np.zeros((deals, N_VARIANTS))
-    for seat in range(4):
-        strategies = [lower] * 4
-        strategies[seat] = hero
-        sp = self_play(deals, seed, ",".join(strategies), threads)
-        gains += sp.scores[:, :, seat] - totals / 4.0
-    gains /= 4.0
+    gains = hero_gains(deals, seed, lower, hero, threads)[0]
     return {name: mean_interval(gains[:, v]) for v, name in enumerate(NAMES)}
+
+
+def inference_rung(deals: int, seed: int, threads: int | None) -> dict[str, Any]:
+    """Card play with inference against without: one ``INFERRING`` hero and one plain
+    ``expert`` hero, each among three advanced players on the same deals, seats permuted;
+    per variant the first's gain minus the second's, paired per deal, and the seconds each
+    hero's deals took (the two searches compared at their time, too)."""
+    plain, t_plain = hero_gains(deals, seed, "advanced", "expert", threads)
+    infer, t_infer = hero_gains(deals, seed, "advanced", INFERRING, threads)
+    return {
+        "plain": "expert",
+        "inferring": INFERRING,
+        "lower": "advanced",
+        "deals": deals,
+        "gain": {name: mean_interval(infer[:, v] - plain[:, v]) for v, name in enumerate(NAMES)},
+        "seconds": {"plain": t_plain, "inferring": t_infer},
+    }
 
 
 def choice_rung(sp, models: Models, seed: int) -> dict[str, Any]:
@@ -148,7 +182,7 @@ def replay_with_stakes(sp, models: Models, picked: np.ndarray, strategies: str):
 MAX_DEALS = 10_000_000
 
 
-def check_counts(deals: int, expert_deals: int, games: int = 0) -> None:
+def check_counts(deals: int, expert_deals: int, games: int = 0, infer_deals: int = 0) -> None:
     """A ValueError for a count of deals the ladder cannot measure with: a command checks
     them before it compiles or plays anything."""
     if deals < 2:
@@ -162,6 +196,10 @@ def check_counts(deals: int, expert_deals: int, games: int = 0) -> None:
         raise BadValue(
             f"--expert-deals must be 0 (no expert rung) or at least 2, got {expert_deals}"
         )
+    if infer_deals == 1 or infer_deals < 0 or infer_deals > MAX_DEALS:
+        raise BadValue(
+            f"--infer-deals must be 0 (no inference rung) or 2 to {MAX_DEALS:,}, got {infer_deals}"
+        )
     check_games(games)
 
 
@@ -172,12 +210,15 @@ def run_ladder(
     expert_deals: int = EXPERT_DEALS,
     expert: str = "expert",
     games: int = 0,
+    infer_deals: int = 0,
 ) -> dict[str, Any]:
     """Every rung of the ladder on ``deals`` deals of ``seed``; the expert rung (``expert``:
     its strategy name, settings included, over each tier of ``EXPERT_LOWERS``) on the first
     ``expert_deals`` of them (0: none; at most ``deals``); the whole-game rungs on ``games``
-    games of ``seed`` (0: none; the game profiles' expert plays with its default settings)."""
-    check_counts(deals, expert_deals, games)
+    games of ``seed`` (0: none; the game profiles' experts play with their own settings);
+    card play with inference against without on ``infer_deals`` deals of ``seed`` (0:
+    none)."""
+    check_counts(deals, expert_deals, games, infer_deals)
     expert_deals = min(expert_deals, deals)
     models = load_models()
     rungs = {f"{lo}->{hi}": card_play_rung(deals, seed, lo, hi, threads) for lo, hi in RUNGS}
@@ -201,6 +242,8 @@ def run_ladder(
         "doubling": dbl,
         "doubling_stake_aware": dbl_aware,
     }
+    if infer_deals:
+        out["card_play_inference"] = inference_rung(infer_deals, seed, threads)
     if games:
         out["games"] = game_rungs(games, seed, threads)
     return out
@@ -228,6 +271,8 @@ def to_text(result: dict[str, Any]) -> str:
         for name, iv in per.items():
             lines.append(f"  {name:14s}{iv.text()}")
         lines.append("")
+    if "card_play_inference" in result:
+        lines += [*_inference_text(result["card_play_inference"]), ""]
     ch = result["choice"]
     lines.append("contract choice (basic play): chooser's score minus the contract's mean")
     for key in ("policy", "random", "hindsight", "policy_minus_random"):
@@ -255,3 +300,16 @@ def to_text(result: dict[str, Any]) -> str:
     if "games" in result:
         lines += [*game_text(result["games"]), ""]
     return "\n".join(lines).rstrip("\n")
+
+
+def _inference_text(r: dict[str, Any]) -> list[str]:
+    secs = r["seconds"]
+    ratio = secs["inferring"] / secs["plain"] if secs["plain"] > 0 else float("nan")
+    lines = [
+        f"card play with inference against without: one {r['inferring']} hero minus one "
+        f"{r['plain']} hero, each among three {r['lower']}, seats permuted, {r['deals']:,} deals",
+        f"  time: {secs['inferring']:.1f} s against {secs['plain']:.1f} s ({ratio:.2f}x)",
+        "  paired difference of the two heroes' mean scores, 95% CI",
+    ]
+    lines += [f"  {name:14s}{iv.text()}" for name, iv in r["gain"].items()]
+    return lines

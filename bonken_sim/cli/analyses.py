@@ -149,6 +149,15 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     help="Whole games of each two-profile rung: every heuristic profile against expert-search, "
     "and each search step of the expert's game (0: leave them out; at least 12).",
 )
+@click.option(
+    "--infer-deals",
+    default="0",
+    show_default=True,
+    metavar="N",
+    callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
+    help="Deals of the rung 'card play with inference against without': the inferring expert "
+    "and the plain one, each among three advanced (0: leave it out).",
+)
 @expert_options
 def ladder(
     deals,
@@ -160,6 +169,7 @@ def ladder(
     quiet,
     expert_deals,
     games,
+    infer_deals,
     expert_samples,
     expert_exact,
 ):
@@ -167,7 +177,7 @@ def ladder(
     with --games whole games against the strongest profile."""
     from bonken_sim.analyses.ladder import check_counts, run_ladder, to_json, to_text
 
-    call_or_fail(check_counts, deals, expert_deals, games)  # at once, not after the compile
+    call_or_fail(check_counts, deals, expert_deals, games, infer_deals)  # before the compile
     expert = expert_strategies("expert", expert_samples, expert_exact).split(",")[0]
     saving = str(out) != "-"
     if quiet and not saving:
@@ -179,8 +189,10 @@ def ladder(
             except OSError as exc:
                 raise UserError(f"cannot write --out {out}: {exc.strerror or exc}") from None
         check_out_file(out, force)  # before the work, not after it
-    compile_first(*ladder_needs(expert_deals > 0, games > 0), show=not quiet)
-    result = call_or_fail(run_ladder, deals, seed, threads, expert_deals, expert, games)
+    compile_first(*ladder_needs(expert_deals > 0 or infer_deals > 0, games > 0), show=not quiet)
+    result = call_or_fail(
+        run_ladder, deals, seed, threads, expert_deals, expert, games, infer_deals
+    )
     doc = to_json(result)
     if saving:
         write_out(out, [json_text(doc, indent=1)])

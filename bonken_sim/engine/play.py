@@ -120,6 +120,11 @@ class Expert:
 # A seat's card-play strategy: a tier, or an expert with its own settings.
 SeatStrategy = Strategy | Expert
 
+#: the expert whose card play reads the others' plays (docs/STRATEGIES.md, "Card play that
+#: infers"): the plain expert's 16 samples, drawn from three candidate deals each, at about
+#: 1.1 times its time per decision (adaptive sampling pays for most of the inference)
+INFERRING_EXPERT = Expert(16, 0, 3)
+
 
 def expert(
     samples: int | None = None,

@@ -264,3 +264,40 @@ def test_bad_games_are_refused_in_one_line(capsys, bad, message):
     assert main(["ladder", "--deals", "20", "--games", bad, "--out", "-"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err, err
+
+
+# --- card play with inference against without (--infer-deals) -----------------------------
+
+
+def test_the_inference_rung_is_the_two_heroes_paired_per_deal(tmp_path):
+    """Its difference per variant is the inferring hero's card-play rung minus the plain
+    hero's, deal by deal, and it says how long each took."""
+    from bonken_sim.analyses.ladder import INFERRING, hero_gains
+
+    out = tmp_path / "ladder.json"
+    args = ["ladder", "--deals", "6", "--expert-deals", "0", "--infer-deals", "5"]
+    res = CliRunner().invoke(cli, [*args, "--threads", "2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"one {INFERRING} hero minus one expert hero" in res.output
+    rung = json.loads(out.read_text())["card_play_inference"]
+    assert rung["inferring"] == INFERRING and rung["deals"] == 5
+    assert rung["seconds"]["plain"] > 0 and rung["seconds"]["inferring"] > 0
+    plain = hero_gains(5, 1, "advanced", "expert", 2)[0]
+    infer = hero_gains(5, 1, "advanced", INFERRING, 2)[0]
+    for v, name in enumerate(NAMES):
+        assert rung["gain"][name]["mean"] == pytest.approx((infer[:, v] - plain[:, v]).mean())
+
+
+def test_a_ladder_without_the_inference_rung_has_no_key(ladder):
+    from bonken_sim.analyses.ladder import to_json, to_text
+
+    assert "card_play_inference" not in to_json(ladder) and "inference" not in to_text(ladder)
+
+
+@pytest.mark.parametrize("bad", ["1", "-3", "x", "2e7"])
+def test_bad_infer_deals_are_refused_in_one_line(capsys, bad):
+    from bonken_sim.cli import main
+
+    assert main(["ladder", "--deals", "20", "--infer-deals", bad, "--out", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "--infer-deals" in err, err
