@@ -18,7 +18,7 @@ from bonken_sim._core import game as G
 from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, KIND_DOMINO, standard_table
-from bonken_sim.engine.play import INFERRING_EXPERT
+from bonken_sim.engine.play import ADAPTIVE_EXPERT
 from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, Models, load_models
 from bonken_sim.models.doubling import thresholds
@@ -78,12 +78,12 @@ PROFILES: dict[str, Profile] = {
         ),
         Profile(
             "expert-search",
-            int(INFERRING_EXPERT),
+            int(ADAPTIVE_EXPERT),
             G.CHOICE_SEARCH,
             G.DOUBLE_SEARCH,
-            "expert card play that reads the others' plays (inference, adaptive sampling); "
-            "contract choice and doubling by search: sampled deals of its hand played out by "
-            "advanced seats (docs/STRATEGIES.md)",
+            "expert card play with 20 samples spent where the decision is close (adaptive "
+            "sampling); contract choice and doubling by search: sampled deals of its hand "
+            "played out by advanced seats (docs/STRATEGIES.md)",
         ),
         Profile(
             "expert-choice",

@@ -124,6 +124,11 @@ SeatStrategy = Strategy | Expert
 #: infers"): the plain expert's 16 samples, drawn from three candidate deals each, at about
 #: 1.1 times its time per decision (adaptive sampling pays for most of the inference)
 INFERRING_EXPERT = Expert(16, 0, 3)
+#: the expert of the whole-game profile ``expert-search``: adaptive sampling without the
+#: inference (a model that is all noise), 20 samples at about the plain expert's time. In
+#: whole games against experts, whose play the advanced model does not describe, it scored
+#: more than the inferring expert (docs/STRATEGIES.md)
+ADAPTIVE_EXPERT = Expert(20, 0, 1, 100)
 
 
 def expert(

@@ -25,7 +25,7 @@ from bonken_sim.engine.games import (
     model_arrays,
     play_games,
 )
-from bonken_sim.engine.play import INFERRING_EXPERT
+from bonken_sim.engine.play import ADAPTIVE_EXPERT
 from bonken_sim.models.choice import load_models
 from bonken_sim.rules.names import card_str, mask_cards
 from tests.engine.test_games import _check_constraints
@@ -58,10 +58,10 @@ def test_each_search_has_its_own_switch():
         G.DOUBLE_SEARCH,
     )
     # each search alone beside the plain expert's card play; the whole search profile plays
-    # the expert whose card play infers
+    # the expert with adaptive sampling
     for name in ("expert-choice", "expert-double"):
         assert PROFILES[name].card == PROFILES["expert"].card
-    assert PROFILES["expert-search"].card == int(INFERRING_EXPERT)
+    assert PROFILES["expert-search"].card == int(ADAPTIVE_EXPERT)
 
 
 def test_the_expert_profile_is_unchanged():
