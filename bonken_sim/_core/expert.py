@@ -207,6 +207,23 @@ def pruned(live, diffs, eff):
     return live
 
 
+@jit(inline="always")
+def still_tried(ratio, done, live, diffs, eff):
+    """The cards rolled out on the next sample, ``done`` samples counted: with adaptive
+    sampling (inference on) and at least ``PRUNE_AFTER`` of them, ``pruned``'s."""
+    if ratio > 0 and done >= PRUNE_AFTER:
+        return pruned(live, diffs, eff)
+    return live
+
+
+@jit(inline="always")
+def decided(inf, k_eff, L, diffs, tie, eff):
+    """The decision's card (``best_card``), its effective number of samples kept for a
+    view's explanation."""
+    inf[5][0] = k_eff
+    return best_card(L, diffs, tie, eff)
+
+
 @jit
 def clear_diffs(L, diffs):
     m = L
@@ -339,12 +356,10 @@ def make_trick_expert(rollout, inference):
                 c = lowest(m)
                 m &= m - U1
             done += w
-            if ratio > 0 and done >= PRUNE_AFTER:
-                live = pruned(live, sums, eff)
-                if live == U0:
-                    break
-        inf[5][0] = k_eff
-        return best_card(L, sums, tie, eff)
+            live = still_tried(ratio, done, live, sums, eff)
+            if live == U0:
+                break
+        return decided(inf, k_eff, L, sums, tie, eff)
 
     return trick_expert
 
@@ -411,11 +426,9 @@ def make_domino_expert(rollout):
                 c = lowest(m)
                 m &= m - U1
             done += w
-            if ratio > 0 and done >= PRUNE_AFTER:
-                live = pruned(live, sums, eff)
-                if live == U0:
-                    break
-        inf[5][0] = k_eff
-        return best_card(L, sums, tie, eff)
+            live = still_tried(ratio, done, live, sums, eff)
+            if live == U0:
+                break
+        return decided(inf, k_eff, L, sums, tie, eff)
 
     return domino_expert
