@@ -100,8 +100,8 @@ def make_trick_log_likelihood(choose, row_rules):
 
     Everything the model reads but a seat's own hand follows from the plays alone, so the
     plays are walked once per decision (``trick_public``) and each candidate deal then only
-    rebuilds each seat's hand and asks the model (a third of the time of a replay per
-    candidate, measured)."""
+    rebuilds each seat's hand and asks the model: with `expert:16:0:4` the decisions took
+    1.35 times the plain expert's time, against 1.54 with a whole replay per candidate."""
 
     @jit(_nrt=False)
     def trick_public(row, me, hist, n, pub):
