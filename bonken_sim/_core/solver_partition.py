@@ -26,7 +26,8 @@ Such an entry is stored under the key of that set (``general_keys``, per suit th
 and the counts), and the relevance vector (per suit how many top cards are exact) is listed
 under the position's counts per seat and suit (``counts_keys``), so that a later position
 with the same counts tries the keys of the vectors listed there. An entry whose every suit's
-low cards are of one holder stands for its pattern alone and stays under the exact key.
+low cards are of one holder stands for its pattern alone and stays under the exact key;
+a set entry is stored there too (a list keeps only the newest seven vectors).
 """
 
 import numpy as np
@@ -128,21 +129,20 @@ def run_below(c, H, live, am, bm):
 
 
 @jit
+def _top(m, k):
+    """The ``k`` highest cards of ``m`` (one suit): its lowest cards cleared one by one,
+    the fewer steps since the low cards are few."""
+    for _ in range(npop(m) - k):
+        m &= m - U1
+    return m
+
+
+@jit
 def expand_rel(rem, vec):
     """The cards of ``rem`` a relevance vector keeps exact: per suit its top ``k`` cards."""
     r = U0
     for s in range(4):
-        k = (vec >> (4 * s)) & 15
-        m = rem & SUIT_MASKS[s]
-        if k >= ALL_EXACT:
-            r |= m
-            continue
-        for _ in range(k):
-            if m == U0:
-                break
-            hb = U1 << np.uint64(highest(m))
-            r |= hb
-            m &= ~hb
+        r |= _top(rem & SUIT_MASKS[s], (vec >> (4 * s)) & 15)
     return r
 
 
@@ -187,24 +187,33 @@ def counts_keys(hands, leader, gen):
 def general_keys(hands, leader, gen, am, bm, vec):
     """Two hashes of the set of positions a relevance vector ``vec`` makes of this one: per
     suit the top ``k`` cards exactly (holder and point class, as position_keys) and each
-    seat's count of the cards below them."""
+    seat's count of the cards below them. (0, 0) when no general entry can hold the
+    position under ``vec``: the cards below the exact part are of one holder in every suit
+    (such an entry is stored under its pattern's key), or one of them scores."""
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    small = U0
+    general = False
+    for s in range(4):
+        m = rem & SUIT_MASKS[s]
+        low = m & ~_top(m, (vec >> (4 * s)) & 15)
+        small |= low
+        holders = 0
+        for j in range(4):
+            if hands[j] & low:
+                holders += 1
+        general = general or holders >= 2
+    if not general or (small & (am | bm)) != U0:
+        return U0, U0
     o1 = hands[1] | hands[3]
     o2 = hands[2] | hands[3]
-    rem = hands[0] | hands[1] | hands[2] | hands[3]
     h1 = np.uint64(gen * 4 + leader + 1) ^ _GEN_TAG
     h2 = h1
     for s in range(4):
         sh = np.uint64(13 * s)
         m = (rem >> sh) & SUIT13
-        n = npop(m)
-        k = min((vec >> (4 * s)) & 15, n)
-        top = m
-        for _ in range(n - k):
-            top &= top - U1
-        small = (m & ~top) << sh
-        t = np.int64(top)
+        t = np.int64(m & ~(small >> sh))
         w = (
-            np.uint64(n | (k << 4))
+            np.uint64(npop(m) | (npop(np.uint64(t)) << 4))
             | (np.uint64(compress13(np.int64((o1 >> sh) & SUIT13), t)) << np.uint64(8))
             | (np.uint64(compress13(np.int64((o2 >> sh) & SUIT13), t)) << np.uint64(21))
             | (np.uint64(compress13(np.int64((am >> sh) & SUIT13), t)) << np.uint64(34))
@@ -212,10 +221,7 @@ def general_keys(hands, leader, gen, am, bm, vec):
         )
         c = np.uint64(0)
         for j in range(4):
-            c |= np.uint64(npop(hands[j] & small)) << np.uint64(4 * j)
-        # The set's low cards carry no points (point cards are relevant): a position with a
-        # point card below the exact part is not in it.
-        c |= np.uint64(npop(small & (am | bm))) << np.uint64(16)
+            c |= np.uint64(npop(hands[j] & small & SUIT_MASKS[s])) << np.uint64(4 * j)
         h1 = _mix(_mix(h1, w, _MUL1), c, _MUL1)
         h2 = _mix(_mix(h2, w + np.uint64(s + 1), _MUL2), c, _MUL2)
     return h1 | U1, h2

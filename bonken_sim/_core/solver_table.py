@@ -6,7 +6,8 @@ new solve's keys never match old entries), ``table[1]`` is unused, then entries 
 words: two 64-bit keys, one data word (lower bound, upper bound, best card, log2 of the
 nodes the entry cost, generation) and the entry's relevance vector (solver_partition: per
 suit, how many top cards the bound depends on). A list of relevance vectors
-(``vectors_add``) is an entry of the same form whose fourth word holds four vectors.
+(``vectors_add``) is an entry of the same form holding seven vectors: four in its fourth
+word, three in the low 48 bits of its data word.
 """
 
 import numpy as np
