@@ -17,7 +17,8 @@ C_SEAT, C_TRUMP, C_TMODE, C_HMODE, C_TRICK_PTS, C_LAST_PTS = range(6)
 C_A_MASK, C_A_PTS, C_B_MASK, C_B_PTS, C_GEN, C_NODES = range(6, 12)
 C_MAX_NODES, C_ABORTED = range(12, 14)  # the node budget; 1 when a search ran out of it
 C_DUCKS = 14  # 1 in a contract without trumps where P can only lose points (can_duck_all)
-N_CTX = 15
+C_PARTITION = 15  # 1: store and probe entries for sets of positions (solver_partition)
+N_CTX = 16
 
 
 @jit

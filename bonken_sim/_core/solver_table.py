@@ -2,9 +2,12 @@
 keyed on the rank pattern of a position (see ``position_keys``).
 
 Layout: ``table[0]`` is the generation of the current solve (mixed into every key, so a
-new solve's keys never match old entries), ``table[1]`` is unused, then entries of three
-words: two 64-bit keys and one data word (lower bound, upper bound, best card, log2 of the
-nodes the entry cost, generation).
+new solve's keys never match old entries), ``table[1]`` is unused, then entries of four
+words: two 64-bit keys, one data word (lower bound, upper bound, best card, log2 of the
+nodes the entry cost, generation) and the entry's relevance vector (solver_partition: per
+suit, how many top cards the bound depends on). A list of relevance vectors
+(``vectors_add``) is an entry of the same form holding seven vectors: four in its fourth
+word, three in the low 48 bits of its data word.
 """
 
 import numpy as np
@@ -13,7 +16,7 @@ from ._jit import clz, jit
 from .cards import SUIT13, U0, U1, npop
 
 GEN_BITS = 10
-ENTRY = 3  # words per entry: two key hashes and the data word
+ENTRY = 4  # words per entry: two key hashes, the data word, the relevance vector
 NO_MOVE = 63  # no best card known
 _BOUND_OFF = 1 << 20  # a bound is stored as value + _BOUND_OFF in 21 bits
 _B21 = (1 << 21) - 1
@@ -24,7 +27,7 @@ _MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 def new_table(bits=20):
-    """A transposition table of ``2**bits`` entries (24 bytes each; 20 bits = 24 MiB)."""
+    """A transposition table of ``2**bits`` entries (32 bytes each; 20 bits = 32 MiB)."""
     return np.zeros(2 + ENTRY * (1 << bits), dtype=np.uint64)
 
 
@@ -63,7 +66,7 @@ _COMPRESS7 = _compress7_table()
 
 
 @jit
-def _compress13(x, m):
+def compress13(x, m):
     """The bits of the 13-bit field ``x`` where ``m`` has a one, packed low."""
     lo = _COMPRESS7[(m & 127) * 128 + (x & 127)]
     hi = _COMPRESS7[(m >> 7) * 128 + (x >> 7)]
@@ -91,10 +94,10 @@ def position_keys(hands, rem, leader, gen, am, bm):
         m = np.int64((rem >> sh) & SUIT13)
         w = (
             npop(np.uint64(m))
-            | (_compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
-            | (_compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
-            | (_compress13(np.int64((am >> sh) & SUIT13), m) << 30)
-            | (_compress13(np.int64((bm >> sh) & SUIT13), m) << 43)
+            | (compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
+            | (compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
+            | (compress13(np.int64((am >> sh) & SUIT13), m) << 30)
+            | (compress13(np.int64((bm >> sh) & SUIT13), m) << 43)
         )
         h1 = _mix(h1, np.uint64(w), _HASH_MUL)
         h2 = _mix(h2, np.uint64(w) + np.uint64(s + 1), _MUL2)
@@ -129,11 +132,18 @@ def tt_entry(tt, i):
 
 
 @jit
-def tt_store(tt, key, key2, lo, hi, move, work, gen):
+def tt_vector(tt, i):
+    """The relevance vector of the entry at ``i``."""
+    return np.int64(tt[i + 3])
+
+
+@jit
+def tt_store(tt, key, key2, lo, hi, move, work, gen, kpack):
     """Store bounds [lo, hi] (merged with what the entry knew) and the best card found with
-    ``work`` nodes. A new position takes the deep slot when it cost at least as much as the
-    deep slot's entry or that entry is from an earlier solve (its entry moves to the recent
-    slot), else the recent slot."""
+    ``work`` nodes; ``kpack``: the relevance vector of the bounds (merged suit by suit with
+    the entry's: the larger count of exact cards). A new position takes the deep slot when
+    it cost at least as much as the deep slot's entry or that entry is from an earlier solve
+    (its entry moves to the recent slot), else the recent slot."""
     w = np.int64(63 - clz(np.uint64(work))) if work > 0 else np.int64(0)
     i = tt_find(tt, key, key2)
     if i >= 0:
@@ -141,17 +151,54 @@ def tt_store(tt, key, key2, lo, hi, move, work, gen):
         lo = max(lo, (d & _B21) - _BOUND_OFF)
         hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
         w = max(w, (d >> 48) & 63)
+        old = np.int64(tt[i + 3])
+        merged = np.int64(0)
+        for s in range(4):
+            merged |= max((old >> (4 * s)) & 15, (kpack >> (4 * s)) & 15) << (4 * s)
+        kpack = merged
     else:
         i = _bucket(tt, key)
         d = np.int64(tt[i + 2])
         if ((d >> 54) & 1023) != gen or w >= ((d >> 48) & 63):
-            tt[i + 3] = tt[i]
-            tt[i + 4] = tt[i + 1]
-            tt[i + 5] = tt[i + 2]
+            for k in range(ENTRY):
+                tt[i + ENTRY + k] = tt[i + k]
         else:
             i += ENTRY
     tt[i] = key
     tt[i + 1] = key2
+    tt[i + 3] = np.uint64(kpack)
     tt[i + 2] = np.uint64(
         (lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42) | (w << 48) | (gen << 54)
     )
+
+
+VECTORS = 7  # relevance vectors a list keeps: four in the fourth word, three in the third
+_NO_VECTOR = np.int64(0xFFFF)
+_LOW48 = np.int64((1 << 48) - 1)
+
+
+@jit
+def vector_at(tt, i, k):
+    """Relevance vector ``k`` (0 the newest) of the list at ``i`` (0xFFFF: none)."""
+    if k < 4:
+        return (np.int64(tt[i + 3]) >> (16 * k)) & 0xFFFF
+    return (np.int64(tt[i + 2]) >> (16 * (k - 4))) & 0xFFFF
+
+
+@jit
+def vectors_add(tt, key, key2, vec, work, gen):
+    """List relevance vector ``vec`` under ``key`` (the newest first, VECTORS kept; the
+    third word keeps the generation and work bits of an entry above its 48 low bits, so the
+    list takes part in the buckets' replacement like any entry)."""
+    i = tt_find(tt, key, key2)
+    if i < 0:
+        tt_store(tt, key, key2, NO_BOUND_LO, NO_BOUND_HI, NO_MOVE, work, gen, np.int64(-1))
+        i = tt_find(tt, key, key2)
+        tt[i + 2] = np.uint64((np.int64(tt[i + 2]) & ~_LOW48) | _LOW48)
+    for k in range(VECTORS):
+        if vector_at(tt, i, k) == vec:
+            return
+    w3 = np.int64(tt[i + 3])
+    w2 = np.int64(tt[i + 2])
+    tt[i + 2] = np.uint64((w2 & ~_LOW48) | (((w2 << 16) | ((w3 >> 48) & 0xFFFF)) & _LOW48))
+    tt[i + 3] = np.uint64((w3 << 16) | vec)

@@ -31,7 +31,7 @@ from bonken_sim.rules.names import (
 from bonken_sim.rules.rulesets import Ruleset, as_ruleset
 
 HandLike = int | str | Sequence[int | str]
-DEFAULT_TABLE_BITS = 20  # 2**20 entries of 24 bytes, 24 MiB
+DEFAULT_TABLE_BITS = 20  # 2**20 entries of 32 bytes, 32 MiB
 # The search stops after this many nodes (a few million a second on one core): a solve
 # returns or fails within seconds instead of running for hours on a full deal.
 DEFAULT_MAX_NODES = 50_000_000

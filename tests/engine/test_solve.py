@@ -28,4 +28,4 @@ def test_the_table_keeps_its_size():
     for bits in (12, 14):
         for seat in range(4):
             solve_value(hands, make_variant("hartenheer"), leader, seat, rules, bits, 20_000)
-            assert table_bytes() == 16 + 24 * 2**bits
+            assert table_bytes() == 16 + 32 * 2**bits
