@@ -43,16 +43,12 @@ from ._jit import jit
 from .cards import (
     HEARTS,
     SUIT13,
-    SUIT_MASKS,
     U0,
     U1,
     above,
-    hi_card,
     highest,
-    lo_card,
     lowest,
     npop,
-    rank_of,
     suit_of,
 )
 from .ruleset import (
@@ -91,6 +87,7 @@ from .solver_bounds import (
 from .solver_bounds import (
     N_CTX as N_CTX,  # the caller allocates the context: np.zeros(solver.N_CTX, np.int64)
 )
+from .solver_order import BY_SUIT, order, pick, pick_by_suit, representatives
 from .solver_partition import (
     NO_VECTOR,
     bounds_rel,
@@ -159,72 +156,6 @@ def _last_trick(hands, rem, leader, ctx):
     if wseat != ctx[C_SEAT]:
         return np.int64(0)
     return ctx[C_TRICK_PTS] + ctx[C_LAST_PTS] + card_pts(rem, ctx)
-
-
-@jit
-def _same_points(c, n, ctx):
-    am = np.uint64(ctx[C_A_MASK])
-    bm = np.uint64(ctx[C_B_MASK])
-    return ((am >> np.uint64(c)) & U1) == ((am >> np.uint64(n)) & U1) and (
-        (bm >> np.uint64(c)) & U1
-    ) == ((bm >> np.uint64(n)) & U1)
-
-
-@jit
-def representatives(L, H, live, ctx):
-    """The cards of ``L`` (legal, in hand ``H``) worth searching: the highest of each run of
-    equivalent cards. A card is dropped when the next higher card still in play (``live``:
-    held by anyone, or the current trick's winner) of its suit is in the same hand with the
-    same points; legal sets are closed upwards within a suit, so that card is legal too."""
-    out = L
-    m = L
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        up = above(c) & live
-        if up != U0:
-            n = lowest(up)
-            if (H >> np.uint64(n)) & U1 and _same_points(c, n, ctx):
-                out &= ~(U1 << np.uint64(c))
-    return out
-
-
-@jit
-def _beating(L, wcard, trump):
-    """The cards of ``L`` that would beat the trick's current winner ``wcard``."""
-    b = L & above(wcard)
-    if trump >= 0 and suit_of(wcard) != trump:
-        b |= L & SUIT_MASKS[trump]
-    return b
-
-
-@jit
-def _order(L, pos, mover, wcard, wseat, hands, ctx):
-    """Move ordering as two groups of cards, each tried high-first (flag 1), low-first (0)
-    or, for an opponent's lead in a negative contract, suit by suit (_BY_SUIT, the suit
-    order in the second flag)."""
-    P = ctx[C_SEAT]
-    positive = ctx[C_TRICK_PTS] > 0
-    if pos == 0:
-        if not positive and mover != P:
-            return L, _BY_SUIT, U0, _lead_suits(L, hands[P])
-        return L, np.int64(positive), U0, np.int64(0)
-    B = _beating(L, wcard, ctx[C_TRUMP])
-    rest = L & ~B
-    if positive:
-        # P beats the others' winner cheaply; they beat P's winner cheaply, else play low.
-        if mover == P or wseat == P:
-            return B, False, rest, False
-        return rest, False, B, False
-    if (mover == P or wseat == P) and B == U0 and (L & SUIT_MASKS[suit_of(wcard)]) == U0:
-        # A discard: P sheds, the others pile onto P's trick, point cards first.
-        pts = L & np.uint64(ctx[C_A_MASK] | ctx[C_B_MASK])
-        return pts, True, L & ~pts, True
-    if mover == P:
-        return rest, True, B, False  # duck with the highest card that ducks
-    if wseat == P:
-        return rest, True, B, False  # pile high (point) cards onto P's trick
-    return rest, False, B, False
 
 
 # A search frame: one ply (one card) per stack level, int64 fields ...
@@ -332,7 +263,7 @@ def _enter(d, hands, ctx, tt, si, su):
     # card still to come, and leave the same rank pattern once the trick is gathered.
     live = rem if pos == 0 else rem | (U1 << np.uint64(si[d, I_WCARD]))
     cand = representatives(L, H, live, ctx)
-    g1, h1, g2, h2 = _order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], hands, ctx)
+    g1, h1, g2, h2 = order(cand, pos, mover, si[d, I_WCARD], si[d, I_WSEAT], hands, ctx)
     first = -1
     if tt_move != NO_MOVE and (cand >> np.uint64(tt_move)) & U1:
         first = tt_move
@@ -351,61 +282,11 @@ def _enter(d, hands, ctx, tt, si, su):
     return 0, np.int64(0)
 
 
-_BY_SUIT = np.int64(2)
 # General entries are stored and probed from 4 tricks left on: below that the probes (a
 # list and up to seven keys) cost more time than the searches they save (measured on
 # 10-card endings: 3-4% more nodes, 7-10% less time than from 2 tricks on; from 5 tricks
 # on, 5-10% more nodes and no faster).
 _MIN_CARDS = 16
-
-
-@jit
-def _lead_suits(L, mine):
-    """The suits for an opponent to lead in a negative contract, best first, packed two bits
-    a suit: where P must follow and cannot duck under the lead (P's lowest card above the
-    leader's lowest), the higher P's lowest card the better; then suits P can duck in;
-    then suits P is void in (P discards). Measured: opponents' leads were the worst-ordered
-    moves (the first card cut off half the time)."""
-    packed = np.int64(0)  # score + 1 of suit s in byte s (no array: this runs per node)
-    for s in range(4):
-        lm = L & SUIT_MASKS[s]
-        pm = mine & SUIT_MASKS[s]
-        sc = 0
-        if lm != U0:
-            sc = 1
-            if pm != U0:
-                pmin = rank_of(lowest(pm))
-                sc = (33 if rank_of(lowest(lm)) < pmin else 17) + pmin
-        packed |= np.int64(sc) << (8 * s)
-    order = np.int64(0)
-    for k in range(4):
-        b = 0
-        for s in range(1, 4):
-            if (packed >> (8 * s)) & 255 > (packed >> (8 * b)) & 255:
-                b = s
-        order |= b << (2 * k)
-        packed &= ~(np.int64(255) << (8 * b))
-    return order
-
-
-@jit
-def _pick_by_suit(m, order):
-    """The lowest card of ``m`` in the first suit of ``order`` it holds."""
-    for k in range(4):
-        sm = m & SUIT_MASKS[(order >> (2 * k)) & 3]
-        if sm != U0:
-            return lowest(sm)
-    return lowest(m)
-
-
-@jit
-def _pick(m, high, by_rank):
-    """The highest or lowest card of ``m``: by rank over all suits, or by card index (suit
-    by suit). Measured on 7-card endings: by rank saves 30-40% of the nodes in troeven,
-    by index 15-25% in bukken and laatste_slag."""
-    if by_rank:
-        return hi_card(m) if high else lo_card(m)
-    return highest(m) if high else lowest(m)
 
 
 @jit
@@ -420,12 +301,12 @@ def _next_card(d, si, su, by_rank):
     g1 = su[d, U_G1]
     if g1 != U0:
         h1 = si[d, I_H1]
-        c = _pick_by_suit(g1, si[d, I_H2]) if h1 == _BY_SUIT else _pick(g1, h1, by_rank)
+        c = pick_by_suit(g1, si[d, I_H2]) if h1 == BY_SUIT else pick(g1, h1, by_rank)
         su[d, U_G1] = g1 & ~(U1 << np.uint64(c))
         return c
     g2 = su[d, U_G2]
     if g2 != U0:
-        c = _pick(g2, si[d, I_H2], by_rank)
+        c = pick(g2, si[d, I_H2], by_rank)
         su[d, U_G2] = g2 & ~(U1 << np.uint64(c))
         return c
     return -1
