@@ -92,6 +92,66 @@ def play_log_likelihood(c, model, n_legal, noise):
 N_PUBLIC = 14
 
 
+@jit(_nrt=False)
+def trick_public(row, me, hist, n, pub):
+    """The public state at each of the first ``n`` plays of ``hist`` made by a seat other
+    than ``me``, into the rows of ``pub`` (``N_PUBLIC`` columns); returns the rows."""
+    hmode = row[F_BAN_HEART_LEAD]
+    trump = row[F_TRUMP]
+    pen = np.uint64(row[F_PEN_MASK])
+    pen_is_top = pen != U0 and pen == np.uint64(row[F_TOP_MASK])
+    played = U0
+    voids = 0
+    clean = 0
+    broken = False
+    leader = hist[0] >> SEAT_SHIFT if n > 0 else 0
+    led, ledm, wcard, wseat, trick = -1, U0, -1, leader, U0
+    rows = 0
+    for i in range(n):
+        pos = i & 3
+        c = hist[i] & CARD_BITS
+        p = hist[i] >> SEAT_SHIFT
+        cb = U1 << np.uint64(c)
+        if p != me:
+            pub[rows, 0] = c
+            pub[rows, 1] = p
+            pub[rows, 2] = pos
+            pub[rows, 3] = leader
+            pub[rows, 4] = led
+            pub[rows, 5] = np.int64(ledm)
+            pub[rows, 6] = wcard
+            pub[rows, 7] = wseat
+            pub[rows, 8] = np.int64(trick)
+            pub[rows, 9] = np.int64(played)
+            pub[rows, 10] = voids
+            pub[rows, 11] = clean
+            pub[rows, 12] = lead_ban(hmode, broken)
+            rows += 1
+        trick |= cb
+        played |= cb
+        if pos > 0 and suit_of(c) != led:
+            voids |= 1 << (4 * p + led)
+            if pen_is_top and (cb & pen) == U0:
+                clean |= 1 << p
+        led, ledm, wcard, wseat = lay_card(c, pos, p, led, ledm, wcard, wseat, trump)
+        if pos == 3:
+            broken = hearts_broken(broken, trick)
+            leader = wseat
+            led, ledm, wcard, trick = -1, U0, -1, U0
+    # each row's seat's cards played from that play on: a backward walk (scalars, not an
+    # array: this function allocates nothing)
+    a0, a1, a2, a3 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    for j in range(rows - 1, -1, -1):
+        q = pub[j, 1]
+        cb = np.int64(1) << pub[j, 0]
+        a0 |= cb if q == 0 else 0
+        a1 |= cb if q == 1 else 0
+        a2 |= cb if q == 2 else 0
+        a3 |= cb if q == 3 else 0
+        pub[j, 13] = a0 if q == 0 else a1 if q == 1 else a2 if q == 2 else a3
+    return rows
+
+
 def make_trick_log_likelihood(choose, row_rules):
     """The replay of a trick contract's plays under the model: ``choose`` is the play loop's
     chooser of the advanced builds (``play_tricks.CHOOSERS``), ``row_rules`` its view of a
@@ -102,65 +162,6 @@ def make_trick_log_likelihood(choose, row_rules):
     plays are walked once per decision (``trick_public``) and each candidate deal then only
     rebuilds each seat's hand and asks the model: with `expert:16:0:4` the decisions took
     1.35 times the plain expert's time, against 1.54 with a whole replay per candidate."""
-
-    @jit(_nrt=False)
-    def trick_public(row, me, hist, n, pub):
-        """The public state at each of the first ``n`` plays of ``hist`` made by a seat other
-        than ``me``, into the rows of ``pub`` (``N_PUBLIC`` columns); returns the rows."""
-        hmode = row[F_BAN_HEART_LEAD]
-        trump = row[F_TRUMP]
-        pen = np.uint64(row[F_PEN_MASK])
-        pen_is_top = pen != U0 and pen == np.uint64(row[F_TOP_MASK])
-        played = U0
-        voids = 0
-        clean = 0
-        broken = False
-        leader = hist[0] >> SEAT_SHIFT if n > 0 else 0
-        led, ledm, wcard, wseat, trick = -1, U0, -1, leader, U0
-        rows = 0
-        for i in range(n):
-            pos = i & 3
-            c = hist[i] & CARD_BITS
-            p = hist[i] >> SEAT_SHIFT
-            cb = U1 << np.uint64(c)
-            if p != me:
-                pub[rows, 0] = c
-                pub[rows, 1] = p
-                pub[rows, 2] = pos
-                pub[rows, 3] = leader
-                pub[rows, 4] = led
-                pub[rows, 5] = np.int64(ledm)
-                pub[rows, 6] = wcard
-                pub[rows, 7] = wseat
-                pub[rows, 8] = np.int64(trick)
-                pub[rows, 9] = np.int64(played)
-                pub[rows, 10] = voids
-                pub[rows, 11] = clean
-                pub[rows, 12] = lead_ban(hmode, broken)
-                rows += 1
-            trick |= cb
-            played |= cb
-            if pos > 0 and suit_of(c) != led:
-                voids |= 1 << (4 * p + led)
-                if pen_is_top and (cb & pen) == U0:
-                    clean |= 1 << p
-            led, ledm, wcard, wseat = lay_card(c, pos, p, led, ledm, wcard, wseat, trump)
-            if pos == 3:
-                broken = hearts_broken(broken, trick)
-                leader = wseat
-                led, ledm, wcard, trick = -1, U0, -1, U0
-        # each row's seat's cards played from that play on: a backward walk (scalars, not an
-        # array: this function allocates nothing)
-        a0, a1, a2, a3 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
-        for j in range(rows - 1, -1, -1):
-            q = pub[j, 1]
-            cb = np.int64(1) << pub[j, 0]
-            a0 |= cb if q == 0 else 0
-            a1 |= cb if q == 1 else 0
-            a2 |= cb if q == 2 else 0
-            a3 |= cb if q == 3 else 0
-            pub[j, 13] = a0 if q == 0 else a1 if q == 1 else a2 if q == 2 else a3
-        return rows
 
     @jit(_nrt=False)
     def trick_log_likelihood(row, sample, pub, rows, stake, noise, floor):
