@@ -8,9 +8,10 @@ draws ``I`` candidate deals per sample, replays the deal so far in each from its
 every decision of the other seats with a model of their play: the ``advanced`` tier, which
 plays its own card with probability ``1 - noise + noise / n`` and any other of its ``n``
 legal cards with ``noise / n``. A candidate's weight is the product over those decisions
-(summed as logs). ``resample`` then keeps ``K`` of the candidates in proportion to their
-weights (systematic resampling), so the search's rollouts are spent on the deals the plays
-make likely; a candidate kept twice is rolled out once and counted twice.
+(summed as logs). ``temper`` flattens the weights until they count as at least K/2 samples,
+and ``resample`` then keeps ``K`` of the candidates in proportion to them (systematic
+resampling), so the search's rollouts are spent on the deals the plays make likely; a
+candidate kept twice is rolled out once and counted twice.
 
 The history a replay reads is the deal's plays in order, each written as ``card | seat <<
 6`` (``PASS`` for a Domino pass) by the expert builds of the play loops, or from a view by

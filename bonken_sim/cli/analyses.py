@@ -108,6 +108,19 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
     echo_lines(advice_lines(doc))
 
 
+def _rung_count(name: str, default: str, help: str):
+    """A ladder option counting the deals or games of optional rungs: 0 leaves them out,
+    any other value is a count (``count_option``: 1e5, 10k, ...)."""
+    return click.option(
+        name,
+        default=default,
+        show_default=True,
+        metavar="N",
+        callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
+        help=help,
+    )
+
+
 @click.command()
 @click.option(
     "--deals",
@@ -132,30 +145,19 @@ def advise(as_json, expert_samples, expert_exact, **advise_options):
 @click.option(
     "--quiet", is_flag=True, help="No compile notice and nothing printed (the tables go to --out)."
 )
-@click.option(
-    "--expert-deals",
-    default="2000",
-    show_default=True,
-    metavar="N",
-    callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
-    help="Deals of the rung 'expert over advanced' (0: leave it out).",
+@_rung_count(
+    "--expert-deals", "2000", "Deals of the rung 'expert over advanced' (0: leave it out)."
 )
-@click.option(
+@_rung_count(
     "--games",
-    default="0",
-    show_default=True,
-    metavar="N",
-    callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
-    help="Whole games of each two-profile rung: every heuristic profile against expert-search, "
+    "0",
+    "Whole games of each two-profile rung: every heuristic profile against expert-search, "
     "and each search step of the expert's game (0: leave them out; at least 12).",
 )
-@click.option(
+@_rung_count(
     "--infer-deals",
-    default="0",
-    show_default=True,
-    metavar="N",
-    callback=lambda ctx, param, value: 0 if value == "0" else count_option(ctx, param, value),
-    help="Deals of the rung 'card play with inference against without': the inferring expert "
+    "0",
+    "Deals of the rung 'card play with inference against without': the inferring expert "
     "and the plain one, each among three advanced (0: leave it out).",
 )
 @expert_options
