@@ -23,8 +23,8 @@ from bonken_sim.analyses.tournament import SeatingTask, arrangements, play_seati
 from bonken_sim.errors import BadValue
 from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
-#: the strongest whole-game profile (expert card play, choice and doubling by search); the
-#: heuristic profiles' distance is measured from it
+#: the strongest whole-game profile (expert card play with adaptive sampling, choice and
+#: doubling by search); the heuristic profiles' distance is measured from it
 STRONGEST = "expert-search"
 HEURISTIC = ("advanced", "basic", "basic-nodouble", "basic-randomchoice")
 BASE = "expert"  # the expert's game with the fitted choice and doubling
