@@ -20,10 +20,13 @@ from bonken_sim.report.page.format import ci_digits, ci_words, fmt_ci, pct_ci
 STEP_WORDS = {
     "expert-choice": "contract choice by search",
     "expert-double": "doubling by search",
-    "expert-search": "choice and doubling by search",
+    "expert-search": "choice and doubling by search, card play with adaptive sampling",
 }
 #: what the strongest profile plays, for the section's introduction
-PROFILE_WORDS = {"expert-search": "expert card play, contract choice and doubling by search"}
+PROFILE_WORDS = {
+    "expert-search": "expert card play with adaptive sampling, contract choice and doubling by "
+    "search"
+}
 COLUMNS = [
     "kind",  # "distance" (a heuristic profile against the strongest) or "step"
     "profile",
