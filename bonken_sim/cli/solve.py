@@ -57,22 +57,13 @@ def _position(hands, seed, deal, dealer, leader):
 
 def _solve_seats(seats, masks, variant, leader, rules, table_bits, max_nodes):
     """The seats' results under one node budget for the command (each seat gets what the
-    seats before it left); running out is a one-line error like a bad input."""
-    from bonken_sim.engine.solve import NotSolved
-    from bonken_sim.engine.solve import solve as solve_position
+    seats before it left); running out is a one-line error like a bad input (and so is a
+    bad position, printed as one line by ``main``)."""
+    from bonken_sim.engine.solve import solve_seats
 
-    results = []
-    try:
-        for s in seats:
-            left = max_nodes - sum(r.nodes for r in results)
-            if left < 1:
-                raise NotSolved(0, 0.0)
-            # a bad position is a user's error too, printed as one line by ``main``
-            results.append(solve_position(masks, variant, None, leader, s, rules, table_bits, left))
-    except NotSolved as exc:
-        exc.nodes += sum(r.nodes for r in results)
-        exc.seconds += sum(r.seconds for r in results)
-        raise UserError(exc.describe("--max-nodes")) from None
+    results, unsolved = solve_seats(masks, variant, leader, seats, rules, table_bits, max_nodes)
+    if unsolved is not None:
+        raise UserError(unsolved.describe("--max-nodes"))
     return results
 
 

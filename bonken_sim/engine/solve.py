@@ -231,6 +231,33 @@ class ContractSolve:
     unsolved: NotSolved | None
 
 
+def solve_seats(
+    hands: str | Sequence[HandLike],
+    variant: Variant,
+    leader: int,
+    seats: Sequence[int],
+    rules: Ruleset,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> tuple[list[SolveResult], NotSolved | None]:
+    """``solve`` for each seat of ``seats`` in turn under one budget of ``max_nodes`` nodes
+    (each seat gets what the seats before it left): (the results of the seats solved, and
+    the NotSolved of the seat whose search ran out, counting the seats before it; None when
+    every seat was solved)."""
+    results: list[SolveResult] = []
+    for seat in seats:
+        left = int(max_nodes) - sum(r.nodes for r in results)
+        try:
+            if left < 1:
+                raise NotSolved(0, 0.0)
+            results.append(solve(hands, variant, None, leader, seat, rules, table_bits, left))
+        except NotSolved as exc:
+            exc.nodes += sum(r.nodes for r in results)
+            exc.seconds += sum(r.seconds for r in results)
+            return results, exc
+    return results, None
+
+
 def solve_deal(
     hands: str | Sequence[HandLike],
     leader: int,
@@ -247,19 +274,7 @@ def solve_deal(
     rules = as_ruleset(ruleset)
     out = []
     for variant in trick_variants(rules) if variants is None else variants:
-        results: list[SolveResult] = []
-        unsolved = None
-        for seat in seats:
-            left = int(max_nodes) - sum(r.nodes for r in results)
-            try:
-                if left < 1:
-                    raise NotSolved(0, 0.0)
-                results.append(solve(hands, variant, None, leader, seat, rules, table_bits, left))
-            except NotSolved as exc:
-                exc.nodes += sum(r.nodes for r in results)
-                exc.seconds += sum(r.seconds for r in results)
-                unsolved = exc
-                break
+        results, unsolved = solve_seats(hands, variant, leader, seats, rules, table_bits, max_nodes)
         out.append(ContractSolve(variant, variant_name(variant, rules), tuple(results), unsolved))
     return out
 
