@@ -15,6 +15,7 @@ import numpy as np
 
 from ._jit import jit
 from .deal import deal_into
+from .doubling_rule import NO_MARGIN, doubles_by_rule
 from .game_search import (
     DEFAULT_CHOICE_SAMPLES,
     DEFAULT_DOUBLE_SAMPLES,
@@ -149,41 +150,16 @@ def doubling_step(d, v, dealer, own, bits, mean, bonus, theta, total, chooser_st
     it (``bits`` as ``doubling_pass`` keeps them). ``decide`` asks it for one seat."""
     chooser = (dealer + 2) & 3
     chooser_est = mean[v, 2] + bonus[v]
-    th_chooser = theta[v, 0]
-    th_other = theta[v, 1]
-    th_back = theta[v, 2] if d == chooser else theta[v, 3]  # to double back
     starts = d != chooser or chooser_starts  # may double a seat that did not double him
     # what the seat expects a non-chooser to score
     other = (total - own) / 3.0 if d == chooser else (total - own - chooser_est) / 2.0
-    ok = 0
-    n_ok = 0
-    all_zaal = True
-    for t in range(4):
-        if t == d:
-            continue
-        est = own - (chooser_est if t == chooser else other)
-        th = th_chooser if t == chooser else th_other
-        back = (bits >> (4 * t + d)) & 1 != 0
-        # bitwise, not `and`/`or`: these outcomes are unpredictable branches
-        yes = (est > (th_back if back else th)) & (back | starts)
-        all_zaal = all_zaal & (est > th_back)
-        n_ok += yes
-        ok |= np.int64(yes) << t
-    if starts and n_ok == 3 and not all_zaal:
-        # at most two doubles: the one with the least margin goes (rare: found only now)
-        weakest = -1
-        margin = np.inf
-        for t in range(4):
-            if t == d:
-                continue
-            est = own - (chooser_est if t == chooser else other)
-            th = th_chooser if t == chooser else th_other
-            need = th_back if (bits >> (4 * t + d)) & 1 else th
-            if est - need < margin:
-                margin = est - need
-                weakest = t
-        ok &= ~(1 << weakest)
-    return ok
+    est = (
+        own - (chooser_est if chooser == 0 else other),
+        own - (chooser_est if chooser == 1 else other),
+        own - (chooser_est if chooser == 2 else other),
+        own - (chooser_est if chooser == 3 else other),
+    )
+    return doubles_by_rule(d, v, chooser, bits, theta, starts, est, NO_MARGIN)
 
 
 @jit(_nrt=False, inline="always")

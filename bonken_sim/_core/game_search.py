@@ -30,6 +30,7 @@ import numpy as np
 
 from ._jit import jit
 from .conditional import deal_conditional_into, unknown_cards
+from .doubling_rule import doubles_by_rule
 from .ids import N_NEGATIVE, N_VARIANTS, STRAT_ADVANCED
 from .rng import deal_state, mix64
 from .ruleset import F_TOTAL
@@ -241,37 +242,8 @@ def make_game_search(play_dealt, pick_contract, choose_fitted):
 
 @jit(_nrt=False)
 def doubles_from_search(v, d, dealer, bits, edges, theta, starts):
-    """The fitted rule (``game.doubling_step``) with searched edges ``(est, se, z)``:
-    double t when ``est[t]`` beats its threshold by more than ``z`` standard errors."""
+    """The fitted rule (``doubling_rule``) with searched edges ``(est, se, z)``: double t
+    when ``est[t]`` beats its threshold by more than ``z`` standard errors."""
     est, se, z = edges
-    chooser = (dealer + 2) & 3
-    th_back = theta[v, 2] if d == chooser else theta[v, 3]
-    ok = 0
-    n_ok = 0
-    all_zaal = True
-    for t in range(4):
-        if t == d:
-            continue
-        back = (bits >> (4 * t + d)) & 1 != 0
-        if not (back or starts):
-            continue
-        th = th_back if back else (theta[v, 0] if t == chooser else theta[v, 1])
-        margin = est[t] - th - z * se[t]
-        if margin > 0:
-            n_ok += 1
-            ok |= 1 << t
-        all_zaal = all_zaal and est[t] - th_back - z * se[t] > 0
-    if starts and n_ok == 3 and not all_zaal:
-        weakest = -1
-        least = np.inf
-        for t in range(4):
-            if t == d:
-                continue
-            back = (bits >> (4 * t + d)) & 1 != 0
-            th = th_back if back else (theta[v, 0] if t == chooser else theta[v, 1])
-            margin = est[t] - th - z * se[t]
-            if margin < least:
-                least = margin
-                weakest = t
-        ok &= ~(1 << weakest)
-    return ok
+    margin = (z * se[0], z * se[1], z * se[2], z * se[3])
+    return doubles_by_rule(d, v, (dealer + 2) & 3, bits, theta, starts, est, margin)
