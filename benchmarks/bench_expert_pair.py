@@ -6,7 +6,7 @@ took (both on the same threads, one after the other: alternate runs for a fair r
 This is ``bonken-sim ladder --infer-deals``'s measure for any two settings, e.g. the plain
 expert against an inferring one with fewer samples:
 
-    python benchmarks/bench_expert_pair.py --deals 4000 --seed 11 expert expert:15:0:3
+    python benchmarks/bench_expert_pair.py --deals 4000 --seed 11 expert expert:20:0:2
 
 JSON goes to benchmarks/results/expert_pair.json.
 """
@@ -26,7 +26,7 @@ from bonken_sim.models.choice import NAMES
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("first", help="the first hero's strategy, e.g. expert")
-    ap.add_argument("second", help="the second hero's strategy, e.g. expert:16:0:3")
+    ap.add_argument("second", help="the second hero's strategy, e.g. expert:20:0:2")
     ap.add_argument("--deals", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--threads", type=int, default=2)

@@ -20,7 +20,7 @@ from ._jit import jit
 from .cards import ALL52, U0, U1, lowest, npop, suit_of
 from .determinize import suit_exclusions
 from .domino import domino_lay, domino_opening
-from .expert import expert_settings
+from .expert import adaptive, expert_settings, share_runs
 from .ids import (
     KIND_DOMINO,
     KIND_TROEVEN,
@@ -419,7 +419,8 @@ def decide_expert(row, hand, dealer, seat, plays, seats, code, random_seats, sta
     seats' counts, the cards unseen, the voids and Domino passes shown). After the call
     ``xw``'s per-card sums (``expert_workspace``) hold what the search weighed: each legal
     card's summed score minus the advanced card's (and its square) over the samples, and
-    at the advanced card its own summed score (and square).
+    at the advanced card its own summed score (and square); a card an adaptive seat did
+    not roll out holds the figures of the card that stood for it (``share_runs``).
 
     Returns (verdict, index, legal cards, card, the advanced card, samples)."""
     verdict, index, legal, card = decide_card(row, hand, dealer, seat, plays, seats,
@@ -469,4 +470,6 @@ def decide_expert(row, hand, dealer, seat, plays, seats, code, random_seats, sta
         c = expert_laatste(row, hands, code, seat, legal, tie, know, scores, tricks, stake, xs)
     else:
         c = expert_negative(row, hands, code, seat, legal, tie, know, scores, tricks, stake, xs)
+    if adaptive(code):
+        share_runs(row, legal, tie, hand, played, trick, xw[1][4])
     return OK, n, legal, c, tie, k_samples

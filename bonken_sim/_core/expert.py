@@ -15,7 +15,8 @@ strategies, the play so far): reproducible across threads, chunks and executors.
 With inference on (I > 0), the K samples are drawn from K * I candidate deals weighed by how
 likely the plays seen so far were in each (``infer``); a candidate kept twice is rolled out
 once and counts twice, and the test against the advanced card uses the effective number of
-samples.
+samples. With I > 0 (and with N = 100, which weighs nothing) a seat's rollouts are also
+adaptive (``adaptive``): what they save pays for the weighing or for more samples.
 
 Settings ride in the seat's strategy code (``ids``): K, E, I and the model's noise N (0:
 the defaults).
@@ -24,7 +25,7 @@ the defaults).
 import numpy as np
 
 from ._jit import jit
-from .cards import U0, U1, lowest
+from .cards import U0, U1, highest, lowest, suit_of
 from .determinize import sample_hands, suit_exclusions
 from .ids import (
     DEFAULT_EXPERT_EXACT_TRICKS,
@@ -49,6 +50,7 @@ from .infer import (
     temper,
 )
 from .rng import mix64
+from .ruleset import F_PEN_MASK
 from .solver import C_ABORTED, N_CTX, N_I, N_U, STACK, solve_value
 from .solver_table import ENTRY
 
@@ -88,6 +90,14 @@ def expert_inference(code):
 
 
 @jit(inline="always")
+def adaptive(code):
+    """Whether an expert seat spends its rollouts where the decision is close (I > 0, with
+    or without inference): one card of each run of equivalent cards (``distinct_cards``),
+    and no more rollouts of a card once it is clearly worse (``still_tried``)."""
+    return expert_inference(code)[0] > 0
+
+
+@jit(inline="always")
 def record_play(xs, n, c, seat):
     """An expert build's loop writes play ``n`` into the history the inference replays."""
     xs[1][2][0][n] = history_entry(c, seat)
@@ -117,7 +127,8 @@ def expert_workspace():
     the inference's (the deal's plays so far, ``infer.history_entry``; the candidate deals,
     their log weights, how often each is kept; four hands of work space; the last
     decision's effective number of samples, for a view's explanation; the public state at
-    the other seats' plays, ``infer.trick_public``)."""
+    the other seats' plays, ``infer.trick_public``; per card its score on the sample
+    rolled out now, ``make_search``)."""
     # The solver's new_table and new_stack, which are plain Python. np.empty and a filled
     # slice, not np.zeros and np.full: numba compiles each of those per dtype and shape, and
     # this function is in every kernel's first compile (2.4-2.6 CPU-s before, 1.2-1.4 after).
@@ -154,6 +165,7 @@ def expert_workspace():
             np.empty(4, np.uint64),
             np.empty(1, np.float64),
             np.empty((TRACE_LEN, N_PUBLIC), np.int64),
+            np.empty(52, np.int64),
         ),
     )
 
@@ -252,16 +264,152 @@ def keep_candidate(inf, i, sample):
 
 
 @jit(inline="always")
+def load_candidate(inf, i, sample):
+    """``sample`` = candidate ``i`` of a decision with inference."""
+    cands = inf[1]
+    for q in range(4):
+        sample[q] = cands[i, q]
+
+
+@jit(inline="always")
 def next_sample(r, n_cand, hands, me, excl, s, sample, inf):
     """The ``r``-th sample a decision rolls out into ``sample`` and how often it counts: a
     fresh draw without inference (``n_cand`` 0), else the ``r``-th candidate (0: not kept,
     skip it). Returns (the stream's state, its count)."""
     if n_cand == 0:
         return sample_hands(hands, me, excl, s, sample), 1
-    cands, mult = inf[1], inf[3]
-    for q in range(4):
-        sample[q] = cands[r, q]
-    return s, mult[r]
+    load_candidate(inf, r, sample)
+    return s, inf[3][r]
+
+
+@jit
+def add_values(sums, tie, cards, vals, w):
+    """``vals`` (the seat's score after each card of ``cards`` and after the advanced card
+    ``tie``, on one sample) into the per-card sums, counted ``w`` times: each card scored
+    against the advanced card, which keeps its own score."""
+    base = vals[tie]
+    add_diff(sums, tie, base, w)
+    m = cards
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        add_diff(sums, c, vals[c] - base, w)
+
+
+@jit
+def run_starts(L, hand, gone, pen):
+    """The lowest card of each run of equivalent cards of ``L``, as a mask. Two cards of a
+    suit are equivalent when neither carries points (``pen``) and every card ranked between
+    them is in the seat's ``hand`` or ``gone`` (out of play in finished tricks): whatever
+    the others hold, each wins and loses the same tricks."""
+    starts = U0
+    last = np.int64(-1)
+    solid = hand | gone
+    m = L
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        joins = False
+        if last >= 0 and suit_of(c) == suit_of(last):
+            if ((pen >> np.uint64(c)) | (pen >> np.uint64(last))) & U1 == U0:
+                between = ((U1 << np.uint64(c)) - U1) & ~((U1 << np.uint64(last + 1)) - U1)
+                joins = (between & ~solid) == U0
+        if not joins:
+            starts |= U1 << np.uint64(c)
+        last = c
+    return starts
+
+
+@jit(inline="always")
+def run_of(starts, c):
+    """The lowest card of card ``c``'s run (``run_starts``)."""
+    return highest(starts & ((U1 << np.uint64(c + 1)) - U1))
+
+
+@jit(inline="always")
+def trick_runs(row, L, hand, played, trick):
+    """``run_starts`` at a trick position: the cards gone are those played in finished
+    tricks (a card on the current trick breaks a run), the point cards the contract's."""
+    return run_starts(L, hand, played & ~trick, np.uint64(row[F_PEN_MASK]))
+
+
+@jit
+def distinct_cards(row, L, tie, hand, played, trick):
+    """The cards of ``L`` an adaptive seat rolls out besides the advanced card ``tie``: the
+    lowest of each run of equivalent cards (``trick_runs``), none of the advanced card's
+    own run. The cards of a run mostly score the same in every rollout, so rolling out
+    more than one spends samples on no question."""
+    starts = trick_runs(row, L, hand, played, trick)
+    return starts & ~(U1 << np.uint64(run_of(starts, tie)))
+
+
+@jit
+def share_runs(row, L, tie, hand, played, trick, diffs):
+    """After an adaptive seat's search, each card of ``L`` it did not roll out takes the
+    figures of the card that stood for it (``distinct_cards``): a card of the advanced
+    card's run scored exactly as the advanced card on each of its samples, any other the
+    lowest card of its run. For a view's explanation, which lists every legal card."""
+    starts = trick_runs(row, L, hand, played, trick)
+    own = run_of(starts, tie)
+    m = L & ~starts & ~(U1 << np.uint64(tie))
+    if own != tie:  # the advanced card's run's lowest card was not rolled out either
+        m |= U1 << np.uint64(own)
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        first = run_of(starts, c)
+        if first == own:
+            diffs[0, c] = 0
+            diffs[1, c] = 0
+            diffs[2, c] = diffs[2, tie]
+        else:
+            for j in range(3):
+                diffs[j, c] = diffs[j, first]
+
+
+def make_search(card_values, log_weights):
+    """The search of one decision, shared by the trick contracts and Domino.
+    ``card_values(row, sample, at, xs, tie, cards, vals)`` writes into ``vals[c]`` the
+    seat's score when it plays ``c`` (``tie``, the advanced card, and each card of
+    ``cards``) at the position ``at`` in the deal ``sample``, the rest of the deal played
+    out; ``log_weights(row, me, n, n_cand, noise, at, xs)`` writes the first ``n_cand``
+    candidates' log weights (``infer``)."""
+
+    @jit(inline="always")
+    def search(row, hands, me, excl, L, tie, live, code, n, s, at, xs):
+        """The card seat ``me`` plays from legal cards ``L`` (``tie``: the advanced card;
+        ``live``: the others worth rolling out) at trace place ``n``, sampling from stream
+        state ``s``."""
+        sample, sums = xs[1][1][0], xs[1][1][4]
+        inf = xs[1][2]
+        logw, mult, vals = inf[2], inf[3], inf[7]
+        k_samples = expert_settings(code)[0]
+        ratio, noise = expert_inference(code)
+        clear_diffs(L, sums)
+        n_cand = candidates(k_samples, ratio, noise, n)
+        k_eff = np.float64(k_samples)
+        if n_cand > 0:  # draw the candidates, weigh each by the plays seen, keep K
+            for i in range(n_cand):
+                s = sample_hands(hands, me, excl, s, sample)
+                keep_candidate(inf, i, sample)
+            log_weights(row, me, n, n_cand, noise, at, xs)
+            temper(logw, n_cand, MIN_EFFECTIVE_SHARE * k_samples)
+            s, k_eff = resample(logw, n_cand, k_samples, mult, s)
+        done = 0
+        eff = k_eff / k_samples
+        for r in range(n_cand if n_cand > 0 else k_samples):
+            s, w = next_sample(r, n_cand, hands, me, excl, s, sample, inf)
+            if w == 0:
+                continue
+            card_values(row, sample, at, xs, tie, live, vals)
+            add_values(sums, tie, live, vals, w)
+            done += w
+            live = still_tried(ratio, done, live, sums, eff)
+            if live == U0:
+                break
+        return decided(inf, k_eff, L, sums, tie, eff)
+
+    return search
 
 
 def make_trick_expert(rollout, inference):
@@ -299,67 +447,60 @@ def make_trick_expert(rollout, inference):
         rollout(row, work, everyone_adv, no_rnd, wscores, wtricks, no_trace, stake, full, xs)
         return wscores[p]
 
+    @jit(inline="always")
+    def card_values(row, sample, at, xs, tie, cards, vals):
+        """``make_search``'s: every card played at the trick position ``at``."""
+        (p, leader, pos, t, stop, led, ledm, wcard, wseat, trick, played, voids, clean, broken,
+         n, scores, tricks, stake) = at  # fmt: skip
+        c = tie  # the advanced card first, then the others from the lowest
+        m = cards
+        while True:
+            state = (leader, pos, c, t, stop, led, ledm, wcard, wseat, trick, played, voids,
+                     clean, broken, n, np.int64(0))  # fmt: skip
+            vals[c] = rollout_value(row, p, sample, scores, tricks, stake, state, xs)
+            if m == U0:
+                break
+            c = lowest(m)
+            m &= m - U1
+
+    @jit(inline="always")
+    def log_weights(row, me, n, n_cand, noise, at, xs):
+        """``make_search``'s: the plays walked once (``public``), each candidate then asks
+        the model."""
+        stake = at[17]
+        sample = xs[1][1][0]
+        hist, _cands, logw, _mult, _cur, _keff, pub, _vals = xs[1][2]
+        rows = public(row, me, hist, n, pub)
+        best = -np.inf
+        for i in range(n_cand):
+            load_candidate(xs[1][2], i, sample)
+            logw[i] = log_likelihood(row, sample, pub, rows, stake, noise, best - CUTOFF)
+            best = max(best, logw[i])
+
+    search = make_search(card_values, log_weights)
+
     @jit(_nrt=False)
     def trick_expert(row, hands, code, p, L, tie, know, scores, tricks, stake, xs):
         """The card seat ``p`` plays from legal cards ``L`` (``tie``: the advanced card)
         at the position ``know`` of the trick loop."""
         (t, pos, leader, led, ledm, wcard, wseat, trick, played, voids, xvoids, clean, broken,
          n) = know  # fmt: skip
-        s_play = xs[0]
-        sample, _work, _ws, _wt, sums, _adv, _rnd, _trace, excl = xs[1][1]
-        inf = xs[1][2]
-        k_samples, exact = expert_settings(code)
-        ratio, noise = expert_inference(code)
+        excl = xs[1][1][8]
+        exact = expert_settings(code)[1]
         # Solve the ending exactly once E or fewer tricks remain after this one: play this
         # trick out, then the solver (open hands) values the rest.
         # (typed values in the states, not literals: see play_tricks.deal_start)
         stop = t + 1 if 0 < 13 - t - 1 <= exact else np.int64(13)
         for q in range(4):
             excl[q] = suit_exclusions(xvoids, q)
-        s = decision_stream(s_play, n)
-        clear_diffs(L, sums)
-        n_cand = candidates(k_samples, ratio, noise, n)
-        k_eff = np.float64(k_samples)
-        if n_cand > 0:  # draw the candidates, weigh each by the plays seen, keep K
-            hist, _cands, logw, mult, _cur, _keff, pub = inf
-            rows = public(row, p, hist, n, pub)
-            best = -np.inf
-            for i in range(n_cand):
-                s = sample_hands(hands, p, excl, s, sample)
-                keep_candidate(inf, i, sample)
-                logw[i] = log_likelihood(row, sample, pub, rows, stake, noise, best - CUTOFF)
-                best = max(best, logw[i])
-            temper(logw, n_cand, MIN_EFFECTIVE_SHARE * k_samples)
-            s, k_eff = resample(logw, n_cand, k_samples, mult, s)
-        live = L & ~(U1 << np.uint64(tie))  # the cards still tried besides the advanced one
-        done = 0
-        eff = k_eff / k_samples
-        for r in range(n_cand if n_cand > 0 else k_samples):
-            s, w = next_sample(r, n_cand, hands, p, excl, s, sample, inf)
-            if w == 0:
-                continue
-            # the advanced card first: every other card is scored against it on this sample
-            c = tie
-            m = live
-            base = 0
-            while True:
-                state = (leader, pos, c, t, stop, led, ledm, wcard, wseat, trick, played, voids,
-                         clean, broken, n, np.int64(0))  # fmt: skip
-                v = rollout_value(row, p, sample, scores, tricks, stake, state, xs)
-                if c == tie:
-                    base = v
-                    add_diff(sums, tie, v, w)  # its own score, for a view's explanation
-                else:
-                    add_diff(sums, c, v - base, w)
-                if m == U0:
-                    break
-                c = lowest(m)
-                m &= m - U1
-            done += w
-            live = still_tried(ratio, done, live, sums, eff)
-            if live == U0:
-                break
-        return decided(inf, k_eff, L, sums, tie, eff)
+        at = (p, leader, pos, t, stop, led, ledm, wcard, wseat, trick, played, voids, clean,
+              broken, n, scores, tricks, stake)  # fmt: skip
+        if adaptive(code):
+            live = distinct_cards(row, L, tie, hands[p], played, trick)
+        else:
+            live = L & ~(U1 << np.uint64(tie))
+        s = decision_stream(xs[0], n)
+        return search(row, hands, p, excl, L, tie, live, code, n, s, at, xs)
 
     return trick_expert
 
@@ -368,67 +509,56 @@ def make_domino_expert(rollout):
     """The expert decision of Domino whose rollouts run ``rollout`` (the advanced
     ``play_from`` of ``play_domino``)."""
 
+    @jit(inline="always")
+    def card_values(row, sample, at, xs, tie, cards, vals):
+        """``make_search``'s: every card laid at the Domino position ``at``."""
+        (turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n, scores,
+         out_order) = at  # fmt: skip
+        _sample, work, wscores, worder, _sums, everyone_adv, no_rnd, no_trace, _excl = xs[1][1]
+        c = tie  # the advanced card first, as in the trick contracts
+        m = cards
+        while True:
+            for q in range(4):
+                work[q] = sample[q]
+                wscores[q] = scores[q]
+                worder[q] = out_order[q]
+            state = (turn, c, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n,
+                     np.int64(0))  # fmt: skip
+            rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
+            vals[c] = wscores[turn]
+            if m == U0:
+                break
+            c = lowest(m)
+            m &= m - U1
+
+    @jit(inline="always")
+    def log_weights(row, me, n, n_cand, noise, at, xs):
+        """``make_search``'s: each candidate's Domino replay."""
+        sample = xs[1][1][0]
+        hist, _cands, logw, _mult, cur, _keff, _pub, _vals = xs[1][2]
+        best = -np.inf
+        for i in range(n_cand):
+            load_candidate(xs[1][2], i, sample)
+            logw[i] = domino_log_likelihood(row, sample, me, hist, n, noise, best - CUTOFF, cur)
+            best = max(best, logw[i])
+
+    search = make_search(card_values, log_weights)
+
     @jit(_nrt=False)
     def domino_expert(row, hands, code, L, tie, know, scores, out_order, xs):
         """The card the seat to act lays from legal cards ``L`` (``tie``: the advanced
         card) at the position ``know`` of the Domino loop. A seat that passed holds none of
         the cards playable then (``nh*``)."""
         turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n = know
-        s_play = xs[0]
-        sample, work, wscores, worder, sums, everyone_adv, no_rnd, no_trace, excl = xs[1][1]
-        inf = xs[1][2]
-        k_samples = expert_settings(code)[0]
-        ratio, noise = expert_inference(code)
+        excl = xs[1][1][8]
         excl[0] = nh0
         excl[1] = nh1
         excl[2] = nh2
         excl[3] = nh3
-        s = decision_stream(s_play, n)
-        clear_diffs(L, sums)
-        n_cand = candidates(k_samples, ratio, noise, n)
-        k_eff = np.float64(k_samples)
-        if n_cand > 0:  # as in the trick contracts
-            hist, _cands, logw, mult, cur, _keff, _pub = inf
-            best = -np.inf
-            for i in range(n_cand):
-                s = sample_hands(hands, turn, excl, s, sample)
-                keep_candidate(inf, i, sample)
-                logw[i] = domino_log_likelihood(row, sample, turn, hist, n, noise, best - CUTOFF,
-                                                cur)  # fmt: skip
-                best = max(best, logw[i])
-            temper(logw, n_cand, MIN_EFFECTIVE_SHARE * k_samples)
-            s, k_eff = resample(logw, n_cand, k_samples, mult, s)
+        at = (turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n, scores,
+              out_order)  # fmt: skip
         live = L & ~(U1 << np.uint64(tie))
-        done = 0
-        eff = k_eff / k_samples
-        for r in range(n_cand if n_cand > 0 else k_samples):
-            s, w = next_sample(r, n_cand, hands, turn, excl, s, sample, inf)
-            if w == 0:
-                continue
-            c = tie  # the advanced card first, as in the trick contracts
-            m = live
-            base = 0
-            while True:
-                for q in range(4):
-                    work[q] = sample[q]
-                    wscores[q] = scores[q]
-                    worder[q] = out_order[q]
-                state = (turn, c, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3,
-                         n, np.int64(0))  # fmt: skip
-                rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
-                if c == tie:
-                    base = wscores[turn]
-                    add_diff(sums, tie, base, w)  # its own score, for a view's explanation
-                else:
-                    add_diff(sums, c, wscores[turn] - base, w)
-                if m == U0:
-                    break
-                c = lowest(m)
-                m &= m - U1
-            done += w
-            live = still_tried(ratio, done, live, sums, eff)
-            if live == U0:
-                break
-        return decided(inf, k_eff, L, sums, tie, eff)
+        s = decision_stream(xs[0], n)
+        return search(row, hands, turn, excl, L, tie, live, code, n, s, at, xs)
 
     return domino_expert

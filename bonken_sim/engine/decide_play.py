@@ -156,7 +156,8 @@ def _expert_weighed(
     best first: the reference (advanced) card's own mean and standard error, every other
     card that mean plus its paired mean difference, with the difference's standard error
     (with inference, counted over the effective number of samples, ``k_eff`` of ``k``: a
-    sample kept twice is not two)."""
+    sample kept twice is not two; a card equivalent to one rolled out, the other card's
+    figures, and one equivalent to the advanced card, its value with a zero error)."""
     base = sums[0, tie] / sums[2, tie]
     out = []
     for c in cards:

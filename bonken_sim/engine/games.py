@@ -81,8 +81,8 @@ PROFILES: dict[str, Profile] = {
             int(ADAPTIVE_EXPERT),
             G.CHOICE_SEARCH,
             G.DOUBLE_SEARCH,
-            "expert card play with 20 samples spent where the decision is close (adaptive "
-            "sampling); contract choice and doubling by search: sampled deals of its hand "
+            "expert card play with 24 samples spent where the decision is close (adaptive "
+            "rollouts); contract choice and doubling by search: sampled deals of its hand "
             "played out by advanced seats (docs/STRATEGIES.md)",
         ),
         Profile(

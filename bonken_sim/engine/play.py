@@ -121,14 +121,14 @@ class Expert:
 SeatStrategy = Strategy | Expert
 
 #: the expert whose card play reads the others' plays (docs/STRATEGIES.md, "Card play that
-#: infers"): the plain expert's 16 samples, drawn from three candidate deals each, at about
-#: 1.1 times its time per decision (adaptive sampling pays for most of the inference)
-INFERRING_EXPERT = Expert(16, 0, 3)
-#: the expert of the whole-game profile ``expert-search``: adaptive sampling without the
-#: inference (a model that is all noise), 20 samples at about the plain expert's time. In
-#: whole games against experts, whose play the advanced model does not describe, it scored
-#: more than the inferring expert (docs/STRATEGIES.md)
-ADAPTIVE_EXPERT = Expert(20, 0, 1, 100)
+#: infers"): 20 samples, drawn from two candidate deals each, at about the plain expert's
+#: time per decision (the adaptive rollouts pay for the inference)
+INFERRING_EXPERT = Expert(20, 0, 2)
+#: the expert of the whole-game profile ``expert-search``: the adaptive rollouts without the
+#: inference (a model that is all noise), 24 samples at about the plain expert's time: the
+#: strongest card play at that time, among three advanced players and in whole games
+#: (docs/STRATEGIES.md)
+ADAPTIVE_EXPERT = Expert(24, 0, 1, 100)
 
 
 def expert(

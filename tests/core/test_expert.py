@@ -127,3 +127,73 @@ def test_one_expert_beats_advanced_where_its_gain_is_large(variant: str) -> None
     gains /= 4
     se = gains.std(ddof=1) / np.sqrt(deals)
     assert gains.mean() > 4 * se, f"{variant}: {gains.mean():+.2f} ± {se:.2f}"
+
+
+def _runs_reference(legal: list[int], hand: set[int], gone: set[int], pen: set[int]):
+    """The runs of equivalent cards by their definition: neighbours in ``legal`` (ascending)
+    of one suit join a run when neither carries points and every card between them is held
+    or gone."""
+    runs: list[list[int]] = []
+    for c in sorted(legal):
+        if runs:
+            last = runs[-1][-1]
+            between = set(range(last + 1, c))
+            if (
+                last // 13 == c // 13
+                and last not in pen
+                and c not in pen
+                and between <= hand | gone
+            ):
+                runs[-1].append(c)
+                continue
+        runs.append([c])
+    return runs
+
+
+def _mask(cards) -> np.uint64:
+    return np.uint64(sum(1 << int(c) for c in cards))
+
+
+def test_runs_of_equivalent_cards_match_their_definition() -> None:
+    from bonken_sim._core.expert import run_of, run_starts
+
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        cards = rng.permutation(52)
+        hand = set(cards[:13].tolist())
+        gone = set(cards[13 : 13 + rng.integers(0, 36)].tolist())
+        points = {c for c in range(52) if rng.random() < 0.2}
+        suit = int(rng.integers(4))
+        legal = [c for c in hand if c // 13 == suit] or sorted(hand)
+        runs = _runs_reference(legal, hand, gone, points)
+        starts = np.uint64(run_starts(_mask(legal), _mask(hand), _mask(gone), _mask(points)))
+        assert starts == _mask(run[0] for run in runs), sorted(legal)
+        assert all(run_of(starts, c) == run[0] for run in runs for c in run)
+
+
+def test_an_adaptive_seat_rolls_out_one_card_of_each_run_but_the_advanced_cards() -> None:
+    from bonken_sim._core.expert import distinct_cards, share_runs
+    from bonken_sim._core.playout import kernel_table
+
+    vrouwen = next(v for v in VARIANTS if v.name == "vrouwen")
+    row = kernel_table(STANDARD.table[vrouwen.id])
+    # spades are cards 39 (2♠) .. 51 (A♠): held 2♠ 3♠ 4♠ 6♠ 9♠ Q♠ K♠ with the 5♠ gone
+    # in a finished trick and the 7♠ on this one: runs 2♠-6♠, 9♠, Q♠ (the queens carry
+    # points in vrouwen, so it joins no run) and K♠
+    hand = _mask({39, 40, 41, 43, 46, 49, 50})
+    played, trick = _mask({42, 44}), _mask({44})
+    assert distinct_cards(row, hand, 39, hand, played, trick) == _mask({46, 49, 50})
+    assert distinct_cards(row, hand, 41, hand, played, trick) == _mask({46, 49, 50})
+    assert distinct_cards(row, hand, 46, hand, played, trick) == _mask({39, 49, 50})
+    # the 7♠ gone in a finished trick, the 8♠ held: 2♠ .. 9♠ are one run
+    hand |= _mask({45})
+    assert distinct_cards(row, hand, 50, hand, _mask({42, 44}), np.uint64(0)) == _mask({39, 49})
+    # a view's explanation lists every card: each takes its stand-in's figures
+    diffs = np.zeros((3, 52), np.int64)
+    diffs[:, 41] = (-70, 4900, 8)  # the advanced card's own score
+    diffs[:, 49] = (-30, 500, 8)
+    diffs[:, 50] = (10, 90, 5)
+    share_runs(row, hand, 41, hand, _mask({42, 44}), np.uint64(0), diffs)
+    for c in (39, 40, 43, 45, 46):
+        assert list(diffs[:, c]) == [0, 0, 8]
+    assert list(diffs[:, 49]) == [-30, 500, 8] and list(diffs[:, 50]) == [10, 90, 5]
