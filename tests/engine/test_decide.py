@@ -262,7 +262,7 @@ def _expert_views(deals: int):
                     yield view, legal
 
 
-@pytest.mark.parametrize("expert", ["expert:6", "expert:6:0:3"])
+@pytest.mark.parametrize("expert", ["expert:6", "expert:6:0:3", "expert:6:0:1:100"])
 def test_expert_decides_legal_cards_and_explains_them(expert):
     checked = 0
     for view, legal in _expert_views(2):
