@@ -127,8 +127,7 @@ def expert_workspace():
     the inference's (the deal's plays so far, ``infer.history_entry``; the candidate deals,
     their log weights, how often each is kept; four hands of work space; the last
     decision's effective number of samples, for a view's explanation; the public state at
-    the other seats' plays, ``infer.trick_public``; per card its score on the sample
-    rolled out now, ``make_search``)."""
+    the other seats' plays, ``infer.trick_public``)."""
     # The solver's new_table and new_stack, which are plain Python. np.empty and a filled
     # slice, not np.zeros and np.full: numba compiles each of those per dtype and shape, and
     # this function is in every kernel's first compile (2.4-2.6 CPU-s before, 1.2-1.4 after).
@@ -165,7 +164,6 @@ def expert_workspace():
             np.empty(4, np.uint64),
             np.empty(1, np.float64),
             np.empty((TRACE_LEN, N_PUBLIC), np.int64),
-            np.empty(52, np.int64),
         ),
     )
 
@@ -283,20 +281,6 @@ def next_sample(r, n_cand, hands, me, excl, s, sample, inf):
 
 
 @jit
-def add_values(sums, tie, cards, vals, w):
-    """``vals`` (the seat's score after each card of ``cards`` and after the advanced card
-    ``tie``, on one sample) into the per-card sums, counted ``w`` times: each card scored
-    against the advanced card, which keeps its own score."""
-    base = vals[tie]
-    add_diff(sums, tie, base, w)
-    m = cards
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        add_diff(sums, c, vals[c] - base, w)
-
-
-@jit
 def run_starts(L, hand, gone, pen):
     """The lowest card of each run of equivalent cards of ``L``, as a mask. Two cards of a
     suit are equivalent when neither carries points (``pen``) and every card ranked between
@@ -367,12 +351,11 @@ def share_runs(row, L, tie, hand, played, trick, diffs):
                 diffs[j, c] = diffs[j, first]
 
 
-def make_search(card_values, log_weights):
+def make_search(card_value, log_weights):
     """The search of one decision, shared by the trick contracts and Domino.
-    ``card_values(row, sample, at, xs, tie, cards, vals)`` writes into ``vals[c]`` the
-    seat's score when it plays ``c`` (``tie``, the advanced card, and each card of
-    ``cards``) at the position ``at`` in the deal ``sample``, the rest of the deal played
-    out; ``log_weights(row, me, n, n_cand, noise, at, xs)`` writes the first ``n_cand``
+    ``card_value(row, sample, at, xs, c)`` is the seat's score when it plays ``c`` at the
+    position ``at`` in the deal ``sample``, the rest of the deal played out;
+    ``log_weights(row, me, n, n_cand, noise, at, xs)`` writes the first ``n_cand``
     candidates' log weights (``infer``)."""
 
     @jit(inline="always")
@@ -382,7 +365,7 @@ def make_search(card_values, log_weights):
         state ``s``."""
         sample, sums = xs[1][1][0], xs[1][1][4]
         inf = xs[1][2]
-        logw, mult, vals = inf[2], inf[3], inf[7]
+        logw, mult = inf[2], inf[3]
         k_samples = expert_settings(code)[0]
         ratio, noise = expert_inference(code)
         clear_diffs(L, sums)
@@ -401,8 +384,14 @@ def make_search(card_values, log_weights):
             s, w = next_sample(r, n_cand, hands, me, excl, s, sample, inf)
             if w == 0:
                 continue
-            card_values(row, sample, at, xs, tie, live, vals)
-            add_values(sums, tie, live, vals, w)
+            # the advanced card first: every other card is scored against it on this sample
+            base = card_value(row, sample, at, xs, tie)
+            add_diff(sums, tie, base, w)  # its own score, for a view's explanation
+            m = live
+            while m != U0:
+                c = lowest(m)
+                m &= m - U1
+                add_diff(sums, c, card_value(row, sample, at, xs, c) - base, w)
             done += w
             live = still_tried(ratio, done, live, sums, eff)
             if live == U0:
@@ -448,20 +437,13 @@ def make_trick_expert(rollout, inference):
         return wscores[p]
 
     @jit(inline="always")
-    def card_values(row, sample, at, xs, tie, cards, vals):
-        """``make_search``'s: every card played at the trick position ``at``."""
+    def card_value(row, sample, at, xs, c):
+        """``make_search``'s: card ``c`` played at the trick position ``at``."""
         (p, leader, pos, t, stop, led, ledm, wcard, wseat, trick, played, voids, clean, broken,
          n, scores, tricks, stake) = at  # fmt: skip
-        c = tie  # the advanced card first, then the others from the lowest
-        m = cards
-        while True:
-            state = (leader, pos, c, t, stop, led, ledm, wcard, wseat, trick, played, voids,
-                     clean, broken, n, np.int64(0))  # fmt: skip
-            vals[c] = rollout_value(row, p, sample, scores, tricks, stake, state, xs)
-            if m == U0:
-                break
-            c = lowest(m)
-            m &= m - U1
+        state = (leader, pos, c, t, stop, led, ledm, wcard, wseat, trick, played, voids, clean,
+                 broken, n, np.int64(0))  # fmt: skip
+        return rollout_value(row, p, sample, scores, tricks, stake, state, xs)
 
     @jit(inline="always")
     def log_weights(row, me, n, n_cand, noise, at, xs):
@@ -469,7 +451,7 @@ def make_trick_expert(rollout, inference):
         the model."""
         stake = at[17]
         sample = xs[1][1][0]
-        hist, _cands, logw, _mult, _cur, _keff, pub, _vals = xs[1][2]
+        hist, _cands, logw, _mult, _cur, _keff, pub = xs[1][2]
         rows = public(row, me, hist, n, pub)
         best = -np.inf
         for i in range(n_cand):
@@ -477,7 +459,7 @@ def make_trick_expert(rollout, inference):
             logw[i] = log_likelihood(row, sample, pub, rows, stake, noise, best - CUTOFF)
             best = max(best, logw[i])
 
-    search = make_search(card_values, log_weights)
+    search = make_search(card_value, log_weights)
 
     @jit(_nrt=False)
     def trick_expert(row, hands, code, p, L, tie, know, scores, tricks, stake, xs):
@@ -510,39 +492,32 @@ def make_domino_expert(rollout):
     ``play_from`` of ``play_domino``)."""
 
     @jit(inline="always")
-    def card_values(row, sample, at, xs, tie, cards, vals):
-        """``make_search``'s: every card laid at the Domino position ``at``."""
+    def card_value(row, sample, at, xs, c):
+        """``make_search``'s: card ``c`` laid at the Domino position ``at``."""
         (turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n, scores,
          out_order) = at  # fmt: skip
         _sample, work, wscores, worder, _sums, everyone_adv, no_rnd, no_trace, _excl = xs[1][1]
-        c = tie  # the advanced card first, as in the trick contracts
-        m = cards
-        while True:
-            for q in range(4):
-                work[q] = sample[q]
-                wscores[q] = scores[q]
-                worder[q] = out_order[q]
-            state = (turn, c, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n,
-                     np.int64(0))  # fmt: skip
-            rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
-            vals[c] = wscores[turn]
-            if m == U0:
-                break
-            c = lowest(m)
-            m &= m - U1
+        for q in range(4):
+            work[q] = sample[q]
+            wscores[q] = scores[q]
+            worder[q] = out_order[q]
+        state = (turn, c, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n,
+                 np.int64(0))  # fmt: skip
+        rollout(row, work, everyone_adv, no_rnd, wscores, worder, no_trace, state, xs)
+        return wscores[turn]
 
     @jit(inline="always")
     def log_weights(row, me, n, n_cand, noise, at, xs):
         """``make_search``'s: each candidate's Domino replay."""
         sample = xs[1][1][0]
-        hist, _cands, logw, _mult, cur, _keff, _pub, _vals = xs[1][2]
+        hist, _cands, logw, _mult, cur, _keff, _pub = xs[1][2]
         best = -np.inf
         for i in range(n_cand):
             load_candidate(xs[1][2], i, sample)
             logw[i] = domino_log_likelihood(row, sample, me, hist, n, noise, best - CUTOFF, cur)
             best = max(best, logw[i])
 
-    search = make_search(card_values, log_weights)
+    search = make_search(card_value, log_weights)
 
     @jit(_nrt=False)
     def domino_expert(row, hands, code, L, tie, know, scores, out_order, xs):
