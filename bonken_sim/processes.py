@@ -132,3 +132,31 @@ def interruptible(fn: Callable[..., T], *args: Any) -> T:
     if not ok:
         raise value
     return value
+
+
+_held = [0]  # how many held_interrupts sections the main thread is in
+
+
+@contextlib.contextmanager
+def held_interrupts() -> Iterator[None]:
+    """A section of the main thread that Ctrl-C and SIGTERM do not break into: the command's
+    handler (``cli.interrupts``) delivers them again a few milliseconds later, until the
+    section is over, as it does inside an import.
+
+    For library code that calls back into Python and turns an exception raised there into
+    an error of its own: a Ctrl-C that landed while matplotlib drew a figure came out as
+    ``ValueError: Invalid bounding box``, an internal error instead of a stop. Nothing is
+    held in another thread (signals are handled in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _held[0] += 1
+    try:
+        yield
+    finally:
+        _held[0] -= 1
+
+
+def interrupts_held() -> bool:
+    """Whether the main thread is inside ``held_interrupts``."""
+    return _held[0] > 0

@@ -19,6 +19,8 @@ from typing import Any
 
 import click
 
+from bonken_sim.processes import interrupts_held
+
 INTERRUPTED = 128 + signal.SIGINT  # 130
 TERMINATED = 128 + signal.SIGTERM  # 143
 
@@ -33,15 +35,22 @@ _received: list[int] = []  # SIGTERM seen in this command (a handler may catch T
 def _stop(signum: int, frame: Any) -> None:
     """The handler of SIGINT and SIGTERM: KeyboardInterrupt or Terminated, where it is safe.
 
-    Never inside an import: the signal is delivered again 5 ms later instead, until the
-    import is done. The import system takes its global lock in a few places just before the
-    ``try`` that releases it; an exception raised there leaves the lock held, and every later
-    import (the cleanup's, a worker pool's) waits for ever. And an interrupt raised while a
-    module runs its top level is lost or disguised: a C extension's initialisation turns it
-    into ``ImportError: initialization failed`` (matplotlib's ft2font, in a report stopped
-    while it imports), which a library that tries an optional import swallows, so that the
-    command carried on as if it had not been stopped."""
-    if _imp.lock_held() or _importing(frame):
+    Never inside an import, nor inside a section that holds interrupts
+    (``processes.held_interrupts``: a figure being drawn): the signal is delivered again
+    5 ms later instead, until the import or the section is done. The import system takes
+    its global lock in a few places just before the ``try`` that releases it; an exception
+    raised there leaves the lock held, and every later import (the cleanup's, a worker
+    pool's) waits for ever. And an interrupt raised while a module runs its top level is
+    lost or disguised: a C extension's initialisation turns it into ``ImportError:
+    initialization failed`` (matplotlib's ft2font, in a report stopped while it imports),
+    which a library that tries an optional import swallows, so that the command carried on
+    as if it had not been stopped.
+
+    A delivery again is dropped while SIGINT is ignored (``_thread.interrupt_main`` does
+    nothing then), so no command ignores Ctrl-C before it has taken one: where a child
+    process must not see it, SIGINT is blocked around its start instead
+    (``report.page.pool.start_forkserver``)."""
+    if _imp.lock_held() or _importing(frame) or interrupts_held():
         _deliver_later(signum)
         return
     if signum == signal.SIGTERM:

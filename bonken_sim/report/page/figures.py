@@ -13,6 +13,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from bonken_sim.processes import held_interrupts
 from bonken_sim.report.deals.figures import contracts, doubling
 from bonken_sim.report.games import figures as games
 from bonken_sim.report.ladder import figures as ladder
@@ -49,10 +50,11 @@ FIGURES: dict[str, Callable[..., Figure]] = {
 
 
 def render_figure(spec: FigureSpec, base: str) -> bytes:
-    """Draw one figure and write ``base``.png and ``base``.svg; the PNG bytes (runs in a
-    worker process)."""
+    """Draw one figure and write ``base``.png and ``base``.svg; the PNG bytes (in a worker
+    process, or in the command's own: a Ctrl-C there waits for the figure, since matplotlib
+    turns an interrupt inside its drawing into an error of its own)."""
     func, args = spec
-    with style():
+    with held_interrupts(), style():
         fig = FIGURES[func](*args)
         buf = io.BytesIO()
         # zlib level 1: 40% less CPU than the default 6 for files about 5% larger

@@ -16,7 +16,6 @@ import json
 import multiprocessing
 import os
 import signal
-import threading
 import warnings
 from pathlib import Path
 from typing import cast
@@ -47,26 +46,28 @@ def init_worker(warning_filters: list) -> None:
 
 
 def start_forkserver() -> None:
-    """Start the pool's forkserver, if it is not running, with Ctrl-C ignored.
+    """Start the pool's forkserver, if it is not running, with Ctrl-C blocked.
 
-    The server inherits the ignored SIGINT (across exec, and Python installs no handler of
-    its own then), so a Ctrl-C during its 2 s of preloading prints no traceback, and every
-    worker forked from it ignores Ctrl-C too. A Ctrl-C in the few milliseconds it takes to
-    start the server is lost.
+    The server inherits the blocked SIGINT (across exec), so a Ctrl-C during its 2 s of
+    preloading prints no traceback, and every worker forked from it keeps SIGINT blocked
+    until it ignores it (``init_worker``). Blocked, not ignored, in this process: a Ctrl-C
+    during the few milliseconds it takes to start the server is taken right after, and an
+    interrupt the command's handler delivers again (``cli.interrupts``) is not dropped.
+    Ignored, both were lost: a Ctrl-C that came during the report's imports, delivered
+    again until they were done, met the pool's start and the report ran to its end.
     """
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return  # pragma: no cover - not on Linux
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
     pool_context()
-    if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()  # signals can only be set in the main thread
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The tracker first: starting it unblocks SIGINT (its own block around its start).
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def default_workers() -> int:
