@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.errors import UserFixableError
+from bonken_sim.processes import held_interrupts
 
 
 class CannotWrite(UserFixableError, OSError):
@@ -105,7 +106,8 @@ def write_atomic(path: Path, lines: Iterable[str]) -> None:
                 fh.write("\n")
         os.replace(tmp, path)
     except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
+        with held_interrupts():  # an interrupt delivered again waits for the removal
+            Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
             raise CannotWrite(path, exc.strerror or str(exc)) from None
         raise

@@ -144,9 +144,10 @@ def held_interrupts() -> Iterator[None]:
     section is over, as it does inside an import.
 
     For library code that calls back into Python and turns an exception raised there into
-    an error of its own: a Ctrl-C that landed while matplotlib drew a figure came out as
-    ``ValueError: Invalid bounding box``, an internal error instead of a stop. Nothing is
-    held in another thread (signals are handled in the main thread only)."""
+    an error of its own (a Ctrl-C that landed while matplotlib drew a figure came out as
+    ``ValueError: Invalid bounding box``, an internal error instead of a stop), and for the
+    cleanup after a failure (an interrupt that lands in it leaves the cleanup half done).
+    Nothing is held in another thread (signals are handled in the main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

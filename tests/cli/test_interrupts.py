@@ -443,3 +443,47 @@ def test_the_forkserver_starts_with_ctrl_c_blocked_not_ignored():
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == "(True, True) blocked False\nraised\n"
+
+
+FOLDER_CLEANUP = """
+import _thread, signal, sys, time
+from pathlib import Path
+from bonken_sim.cli.interrupts import interrupts_handled
+from bonken_sim.report.page.build import _report_folder
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # not ignored, if inherited so
+dest = Path(sys.argv[1]) / "_report"
+
+
+def stop_the_workers():  # meanwhile the interrupt is delivered again
+    _thread.interrupt_main()
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 0.2:  # bytecodes: a handler would run between them
+        pass
+
+
+try:
+    with interrupts_handled():
+        try:
+            with _report_folder(dest) as (tmp, on_failure):
+                on_failure.append(stop_the_workers)
+                raise RuntimeError("a worker died")
+        except RuntimeError:
+            time.sleep(2)
+            print("not stopped")
+except KeyboardInterrupt:
+    print("stopped", sorted(p.name for p in dest.parent.iterdir()))
+"""
+
+
+def test_an_interrupt_during_a_reports_cleanup_lands_after_it(tmp_path):
+    """SIGTERM kills the report's workers as it reaches the report, whose interrupt may wait
+    (a figure being drawn); the broken pool then started the cleanup, the interrupt landed
+    inside it, and the unfinished folder was left behind."""
+    done = subprocess.run(
+        [sys.executable, "-c", FOLDER_CLEANUP, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped []\n", "")

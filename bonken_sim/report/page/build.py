@@ -32,7 +32,12 @@ import pandas as pd
 from bonken_sim.engine.provenance import versions
 from bonken_sim.errors import UserFixableError
 from bonken_sim.files import nearest_existing
-from bonken_sim.processes import let_a_stop_signal_land, stop_workers, workers_watched
+from bonken_sim.processes import (
+    held_interrupts,
+    let_a_stop_signal_land,
+    stop_workers,
+    workers_watched,
+)
 from bonken_sim.report.deals.sections.deal_page import GUIDE, deal_sections
 from bonken_sim.report.deals.stats.aggregate import (
     ChoiceRule,
@@ -385,9 +390,13 @@ def _report_folder(dest: Path) -> Iterator[tuple[Path, list[Callable[[], None]]]
         (tmp / "tables").mkdir()
         yield tmp, on_failure
     except BaseException as exc:
-        for stop in on_failure:
-            stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+        # Held: SIGTERM kills the workers as it reaches this process, whose interrupt may
+        # be delivered again a moment later (cli.interrupts), after the broken pool has
+        # brought us here; landing in the rmtree it left the folder behind.
+        with held_interrupts():
+            for stop in on_failure:
+                stop()
+            shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError):
             raise ReportError(f"cannot write the report to {dest}: {exc.strerror or exc}") from None
         raise
