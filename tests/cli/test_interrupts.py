@@ -296,6 +296,14 @@ def test_report_whose_worker_is_killed_fails_in_one_line(small_run):
     assert not (small_run / "_report").exists() and not list(small_run.glob("._report*"))
 
 
+def _python(script: str, *args: str) -> tuple[int, str, str]:
+    """Run ``script`` in a new Python with ``args``; (status, stdout, stderr)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
 UNRAISABLE = """
 import time
 from bonken_sim.cli.interrupts import Terminated, interrupts_handled
@@ -322,8 +330,7 @@ def test_an_interrupt_in_a_finalizer_is_delivered_again():
     """Python ignores an exception raised in a finalizer; the command's hook delivers the
     interrupt again, a moment later: at once, it was raised inside the hook, ignored in
     turn, and a report stopped by SIGTERM carried on (seen once in 21 stops)."""
-    done = subprocess.run([sys.executable, "-c", UNRAISABLE], capture_output=True, text=True)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
+    assert _python(UNRAISABLE) == (0, "stopped\n", "")
 
 
 SLOW_MODULE = """
@@ -356,13 +363,7 @@ def test_an_interrupt_during_an_import_lands_after_it(tmp_path):
     while it imported matplotlib ended as an internal error or carried on). It lands once
     the import is done."""
     (tmp_path / "slow_module.py").write_text(SLOW_MODULE)
-    done = subprocess.run(
-        [sys.executable, "-c", IMPORT_STOPPED, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped after the import\n", "")
+    assert _python(IMPORT_STOPPED, str(tmp_path)) == (0, "stopped after the import\n", "")
 
 
 HELD = """
@@ -392,11 +393,8 @@ def test_an_interrupt_in_a_held_section_lands_after_it(sig):
     """The command's own process draws figures too, and matplotlib turned a Ctrl-C inside
     its drawing into ``ValueError: Invalid bounding box``: an internal error instead of a
     stop. Drawing holds interrupts; one that comes meanwhile lands once it is done."""
-    done = subprocess.run(
-        [sys.executable, "-c", HELD, str(int(sig))], capture_output=True, text=True, timeout=60
-    )
     name = "Terminated" if sig == signal.SIGTERM else "KeyboardInterrupt"
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"{name} after the section\n", "")
+    assert _python(HELD, str(int(sig))) == (0, f"{name} after the section\n", "")
 
 
 FORKSERVER_START = """
@@ -438,11 +436,7 @@ def test_the_forkserver_starts_with_ctrl_c_blocked_not_ignored():
     worker), so SIGINT is kept from it while it starts: blocked, which it inherits, and not
     ignored, in which case an interrupt that the command's handler was delivering again
     (the report's imports delay it) was dropped and the report ran to its end."""
-    done = subprocess.run(
-        [sys.executable, "-c", FORKSERVER_START], capture_output=True, text=True, timeout=60
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == "(True, True) blocked False\nraised\n"
+    assert _python(FORKSERVER_START) == (0, "(True, True) blocked False\nraised\n", "")
 
 
 FOLDER_CLEANUP = """
@@ -480,10 +474,4 @@ def test_an_interrupt_during_a_reports_cleanup_lands_after_it(tmp_path):
     """SIGTERM kills the report's workers as it reaches the report, whose interrupt may wait
     (a figure being drawn); the broken pool then started the cleanup, the interrupt landed
     inside it, and the unfinished folder was left behind."""
-    done = subprocess.run(
-        [sys.executable, "-c", FOLDER_CLEANUP, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped []\n", "")
+    assert _python(FOLDER_CLEANUP, str(tmp_path)) == (0, "stopped []\n", "")
