@@ -36,8 +36,9 @@ def _stop(signum: int, frame: Any) -> None:
     """The handler of SIGINT and SIGTERM: KeyboardInterrupt or Terminated, where it is safe.
 
     Never inside an import, nor inside a section that holds interrupts
-    (``processes.held_interrupts``: a figure being drawn): the signal is delivered again
-    5 ms later instead, until the import or the section is done. The import system takes
+    (``processes.held_interrupts``: a figure being drawn, a cleanup), nor inside the hook
+    of ``_unraisable``: the signal is delivered again 5 ms later instead, until the import,
+    the section or the hook is done. The import system takes
     its global lock in a few places just before the ``try`` that releases it; an exception
     raised there leaves the lock held, and every later import (the cleanup's, a worker
     pool's) waits for ever. And an interrupt raised while a module runs its top level is
@@ -50,7 +51,7 @@ def _stop(signum: int, frame: Any) -> None:
     nothing then), so no command ignores Ctrl-C before it has taken one: where a child
     process must not see it, SIGINT is blocked around its start instead
     (``report.page.pool.start_forkserver``)."""
-    if _imp.lock_held() or _importing(frame) or interrupts_held():
+    if _imp.lock_held() or _in_import_or_hook(frame) or interrupts_held():
         _deliver_later(signum)
         return
     if signum == signal.SIGTERM:
@@ -59,11 +60,16 @@ def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _importing(frame: Any) -> bool:
+def _in_import_or_hook(frame: Any) -> bool:
     """Whether the main thread, stopped at ``frame``, is inside an import (the import
-    system's own frames are on its stack)."""
+    system's own frames are on its stack) or inside the hook of ``_unraisable``, where an
+    interrupt raised is ignored (the hook's own delivery again can come before the hook
+    has returned, on a loaded machine: the new thread runs before the hook's wait for its
+    start is over)."""
     while frame is not None:
         if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        if frame.f_code is _HOOK_CODE:
             return True
         frame = frame.f_back
     return False
@@ -84,7 +90,8 @@ def _unraisable(hook: Any) -> Any:
     some) cannot propagate: Python prints "Exception ignored in ..." and carries on. It is
     delivered again instead, to stop the command where it can: later, not now, for the
     hook runs in the main thread too, and an interrupt raised inside the hook is ignored
-    in turn."""
+    in turn (one delivered again before the hook has returned waits once more:
+    ``_in_import_or_hook``)."""
 
     def on_unraisable(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
@@ -94,6 +101,9 @@ def _unraisable(hook: Any) -> Any:
         hook(unraisable)
 
     return on_unraisable
+
+
+_HOOK_CODE = _unraisable(None).__code__  # every hook _unraisable makes runs this code
 
 
 @contextlib.contextmanager

@@ -333,6 +333,39 @@ def test_an_interrupt_in_a_finalizer_is_delivered_again():
     assert _python(UNRAISABLE) == (0, "stopped\n", "")
 
 
+EARLY_RETRY = (
+    """
+import _thread, time
+from bonken_sim.cli import interrupts
+from bonken_sim.cli.interrupts import Terminated, interrupts_handled
+
+real = interrupts._deliver_later
+calls = []
+
+
+def at_once_first(signum):  # the first delivery again comes before the hook has returned
+    calls.append(signum)
+    if len(calls) > 1:
+        return real(signum)
+    _thread.interrupt_main(signum)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 0.05:  # bytecodes: the handler runs between them
+        pass
+
+
+interrupts._deliver_later = at_once_first
+"""
+    + UNRAISABLE
+)
+
+
+def test_an_interrupt_delivered_again_inside_the_hook_waits_for_it():
+    """On a loaded machine the delivery again (a thread's timer of 5 ms) came while the hook
+    still waited for that thread to start: raised inside the hook, it was ignored again,
+    and the command carried on."""
+    assert _python(EARLY_RETRY) == (0, "stopped\n", "")
+
+
 SLOW_MODULE = """
 import os, signal, time
 os.kill(os.getpid(), signal.SIGTERM)  # the signal lands while this module is imported
