@@ -38,14 +38,14 @@ def _stop(signum: int, frame: Any) -> None:
     Never inside an import, nor inside a section that holds interrupts
     (``processes.held_interrupts``: a figure being drawn, a cleanup), nor inside the hook
     of ``_unraisable``: the signal is delivered again 5 ms later instead, until the import,
-    the section or the hook is done. The import system takes
-    its global lock in a few places just before the ``try`` that releases it; an exception
-    raised there leaves the lock held, and every later import (the cleanup's, a worker
-    pool's) waits for ever. And an interrupt raised while a module runs its top level is
-    lost or disguised: a C extension's initialisation turns it into ``ImportError:
-    initialization failed`` (matplotlib's ft2font, in a report stopped while it imports),
-    which a library that tries an optional import swallows, so that the command carried on
-    as if it had not been stopped.
+    the section or the hook is done. The import system takes its global lock in a few
+    places just before the ``try`` that releases it; an exception raised there leaves the
+    lock held, and every later import (the cleanup's, a worker pool's) waits for ever. And
+    an interrupt raised while a module runs its top level is lost or disguised: a C
+    extension's initialisation turns it into ``ImportError: initialization failed``
+    (matplotlib's ft2font, in a report stopped while it imports), which a library that
+    tries an optional import swallows, so that the command carried on as if it had not
+    been stopped.
 
     A delivery again is dropped while SIGINT is ignored (``_thread.interrupt_main`` does
     nothing then), so no command ignores Ctrl-C before it has taken one: where a child
