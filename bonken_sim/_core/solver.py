@@ -16,6 +16,9 @@ The search is fail-soft alpha-beta over single cards. What keeps it small:
   cards whose rank decided each bound, and an entry also stands for every position that
   differs only in who holds the cards of a suit below its lowest such card (the counts per
   seat kept);
+- quasi-symmetry in herenboeren and vrouwen (solver_quasi.py): an entry also bounds the
+  positions of the same pattern with other point classes, widened by the points that
+  differ card by card;
 - equivalent cards searched once: two cards of one hand are interchangeable when no other
   card still in play (held, or on the current trick) lies between them and they carry the
   same points (so K and Q of a suit differ in herenboeren);
@@ -75,6 +78,7 @@ from .solver_bounds import (
     C_MAX_NODES,
     C_NODES,
     C_PARTITION,
+    C_QUASI,
     C_SEAT,
     C_TMODE,
     C_TRICK_PTS,
@@ -87,16 +91,41 @@ from .solver_bounds import (
 from .solver_bounds import (
     N_CTX as N_CTX,  # the caller allocates the context: np.zeros(solver.N_CTX, np.int64)
 )
+from .solver_entries import gather_rel, probe_table, store_bounds
+from .solver_frames import (
+    I_A0,
+    I_ALPHA,
+    I_B0,
+    I_BEST,
+    I_BEST_CARD,
+    I_BETA,
+    I_FIRST,
+    I_GAIN,
+    I_H1,
+    I_H2,
+    I_LEADER,
+    I_LED,
+    I_MOVER,
+    I_NODES0,
+    I_POS,
+    I_WCARD,
+    I_WSEAT,
+    U_G1,
+    U_G2,
+    U_HAND,
+    U_RBEST,
+    U_REL,
+    U_TREL,
+    U_TRICK,
+)
+from .solver_frames import N_I as N_I  # the expert's search allocates the solver's stack
+from .solver_frames import N_U as N_U
+from .solver_frames import STACK as STACK
+from .solver_frames import new_stack as new_stack
 from .solver_order import BY_SUIT, order, pick, pick_by_suit, representatives
 from .solver_partition import (
-    NO_VECTOR,
     bounds_rel,
-    counts_keys,
-    expand_rel,
-    general_keys,
     last_trick_rel,
-    relevance_vector,
-    run_below,
     suits_rel,
     trick_rel,
 )
@@ -104,15 +133,7 @@ from .solver_table import (
     NO_BOUND_HI,
     NO_BOUND_LO,
     NO_MOVE,
-    VECTORS,
     next_generation,
-    position_keys,
-    tt_entry,
-    tt_find,
-    tt_store,
-    tt_vector,
-    vector_at,
-    vectors_add,
 )
 from .solver_table import (
     new_table as new_table,  # the caller allocates the table: solver.new_table
@@ -123,7 +144,7 @@ NO_VALUE = -(2**62)  # solve_cards: the card is not legal
 
 
 @jit
-def _setup(ctx, row, seat, tt, max_nodes, partition):
+def _setup(ctx, row, seat, tt, max_nodes, partition, quasi):
     ctx[C_SEAT] = seat
     ctx[C_TRUMP] = row[F_TRUMP]
     ctx[C_TMODE] = row[F_TRUMP_PLAY] if row[F_TRUMP] >= 0 else 0
@@ -141,6 +162,14 @@ def _setup(ctx, row, seat, tt, max_nodes, partition):
     positive = max(row[F_TRICK_PTS], 0) + max(row[F_LAST_PTS], 0) + max(row[F_PTS_A], 0)
     ctx[C_DUCKS] = row[F_TRUMP] < 0 and positive + max(row[F_PTS_B], 0) == 0
     ctx[C_PARTITION] = partition and ctx[C_DUCKS]
+    # Quasi-symmetry only where some suit has both point cards and plain ones, and more
+    # than one point card: with hartenheer's one it saved no node (16 10-card endings).
+    pts = np.uint64(row[F_PTS_A_MASK] | row[F_PTS_B_MASK])
+    mixed = False
+    for s in range(4):
+        m = pts & (SUIT13 << np.uint64(13 * s))
+        mixed = mixed or (m != U0 and m != SUIT13 << np.uint64(13 * s))
+    ctx[C_QUASI] = quasi and ctx[C_DUCKS] and mixed and npop(pts) >= 2
 
 
 @jit
@@ -156,21 +185,6 @@ def _last_trick(hands, rem, leader, ctx):
     if wseat != ctx[C_SEAT]:
         return np.int64(0)
     return ctx[C_TRICK_PTS] + ctx[C_LAST_PTS] + card_pts(rem, ctx)
-
-
-# A search frame: one ply (one card) per stack level, int64 fields ...
-I_POS, I_LEADER, I_LED, I_WCARD, I_WSEAT, I_ALPHA, I_BETA, I_A0, I_B0 = range(9)
-I_BEST, I_BEST_CARD, I_H1, I_H2, I_FIRST, I_GAIN, I_MOVER, I_NODES0 = range(9, 17)
-N_I = 17
-# ... and uint64 fields.
-U_TRICK, U_G1, U_G2, U_KEY, U_HAND, U_KEY2, U_REL, U_TREL, U_RBEST = range(9)
-N_U = 9
-STACK = 54  # plies: 52 cards and the position after the last
-
-
-def new_stack():
-    """Scratch for the search: (int64 frames, uint64 frames)."""
-    return np.zeros((STACK, N_I), np.int64), np.zeros((STACK, N_U), np.uint64)
 
 
 @jit
@@ -204,27 +218,11 @@ def _enter(d, hands, ctx, tt, si, su):
             return 1, lo
         if hi <= alpha:
             return 1, hi
-        key, key2 = position_keys(
-            hands, rem, leader, ctx[C_GEN], np.uint64(ctx[C_A_MASK]), np.uint64(ctx[C_B_MASK])
+        done, v, lo, hi, tt_move = probe_table(
+            d, hands, rem, leader, alpha, beta, lo, hi, ctx, tt, su
         )
-        su[d, U_KEY] = key
-        su[d, U_KEY2] = key2
-        i = tt_find(tt, key, key2)
-        if i >= 0:
-            tlo, thi, tt_move = tt_entry(tt, i)
-            if tlo >= beta or tlo == thi or thi <= alpha:
-                if part:
-                    su[d, U_REL] = expand_rel(rem, tt_vector(tt, i))
-                return 1, (tlo if tlo >= beta or tlo == thi else thi)
-            lo = max(lo, tlo)
-            hi = min(hi, thi)
-        if part and npop(rem) >= _MIN_CARDS:
-            done, v, lo, hi, tt_move = _probe_general(
-                hands, rem, leader, alpha, beta, lo, hi, tt_move, ctx, tt
-            )
-            if done:
-                su[d, U_REL] = expand_rel(rem, np.int64(done >> 1))
-                return 1, v
+        if done:
+            return 1, v
         # The value lies in [lo, hi]: a window wider than that only slows the search.
         alpha = max(alpha, lo - 1)
         beta = min(beta, hi + 1)
@@ -280,13 +278,6 @@ def _enter(d, hands, ctx, tt, si, su):
     si[d, I_BEST] = NO_VALUE if mover == P else -NO_VALUE
     si[d, I_BEST_CARD] = NO_MOVE
     return 0, np.int64(0)
-
-
-# General entries are stored and probed from 4 tricks left on: below that the probes (a
-# list and up to seven keys) cost more time than the searches they save (measured on
-# 10-card endings: 3-4% more nodes, 7-10% less time than from 2 tricks on; from 5 tricks
-# on, 5-10% more nodes and no faster).
-_MIN_CARDS = 16
 
 
 @jit
@@ -369,80 +360,6 @@ def _take(d, c, v, ctx, si):
 
 
 @jit
-def _probe_general(hands, rem, leader, alpha, beta, lo, hi, tt_move, ctx, tt):
-    """The general entries (solver_partition) that may stand for this position: the keys of
-    the relevance vectors listed under its counts. Returns (decided, value, lo, hi, best
-    card): ``decided`` is 1 + 2 * the vector of the entry that decided the position, else 0
-    and the bounds narrowed by the entries found."""
-    am = np.uint64(ctx[C_A_MASK])
-    bm = np.uint64(ctx[C_B_MASK])
-    ck1, ck2 = counts_keys(hands, leader, ctx[C_GEN])
-    li = tt_find(tt, ck1, ck2)
-    if li < 0:
-        return np.int64(0), np.int64(0), lo, hi, tt_move
-    for k in range(VECTORS):
-        vec = vector_at(tt, li, k)
-        if vec == NO_VECTOR:
-            break
-        g1, g2 = general_keys(hands, leader, ctx[C_GEN], am, bm, vec)
-        if g1 == U0:
-            continue
-        j = tt_find(tt, g1, g2)
-        if j < 0:
-            continue
-        tlo, thi, mv = tt_entry(tt, j)
-        if tlo >= beta or tlo == thi:
-            return 1 + 2 * vec, tlo, lo, hi, tt_move
-        if thi <= alpha:
-            return 1 + 2 * vec, thi, lo, hi, tt_move
-        lo = max(lo, tlo)
-        hi = min(hi, thi)
-        if tt_move == NO_MOVE:
-            tt_move = mv
-    return np.int64(0), np.int64(0), lo, hi, tt_move
-
-
-@jit
-def _gather_rel(d, c, hands, ctx, si, su):
-    """Frame ``d`` learns which cards' ranks mattered below its card ``c`` (solver_partition):
-    the child's, the trick's winner, and the cards searched as ``c`` when ``c`` is one."""
-    crel = su[d + 1, U_REL] | su[d, U_TREL]
-    if (crel >> np.uint64(c)) & U1:
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        if si[d, I_POS] > 0:
-            live |= U1 << np.uint64(si[d, I_WCARD])
-        am = np.uint64(ctx[C_A_MASK])
-        bm = np.uint64(ctx[C_B_MASK])
-        crel |= run_below(c, su[d, U_HAND], live, am, bm)
-    su[d, U_REL] |= crel
-    return crel
-
-
-@jit
-def _store(d, hands, lo, hi, work, tt, ctx, si, su):
-    """Store frame ``d``'s bounds: under the key of the set of positions they hold for when
-    that set is larger than the position's pattern (solver_partition), else under the
-    pattern's key."""
-    gen = ctx[C_GEN]
-    move = si[d, I_BEST_CARD]
-    if not ctx[C_PARTITION]:
-        tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, move, work, gen, NO_VECTOR)
-        return
-    am = np.uint64(ctx[C_A_MASK])
-    bm = np.uint64(ctx[C_B_MASK])
-    vec, general = relevance_vector(su[d, U_REL], hands, am | bm)
-    if general and npop(hands[0]) >= _MIN_CARDS // 4:
-        leader = si[d, I_LEADER]
-        g1, g2 = general_keys(hands, leader, gen, am, bm, vec)
-        tt_store(tt, g1, g2, lo, hi, move, work, gen, vec)
-        ck1, ck2 = counts_keys(hands, leader, gen)
-        vectors_add(tt, ck1, ck2, vec, work, gen)
-    # Under its own pattern too: the list of vectors keeps only the newest seven (measured
-    # on 10-card endings: 1-18% more nodes without this copy).
-    tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, move, work, gen, vec)
-
-
-@jit
 def _close(d, hands, tt, ctx, si, su):
     """Frame ``d`` is done: its value, stored in the table at a trick's beginning (an upper
     bound after a fail-low, a lower bound after a fail-high, else exact)."""
@@ -455,7 +372,7 @@ def _close(d, hands, tt, ctx, si, su):
         lo = best if best > si[d, I_A0] else NO_BOUND_LO
         hi = best if best < si[d, I_B0] else NO_BOUND_HI
         work = ctx[C_NODES] - si[d, I_NODES0]
-        _store(d, hands, lo, hi, work, tt, ctx, si, su)
+        store_bounds(d, hands, lo, hi, work, tt, ctx, si, su)
     return best
 
 
@@ -496,7 +413,7 @@ def search(hands, ctx, tt, si, su):
         # Back in frame d from the card c it played, worth v from there on.
         hands[si[d, I_MOVER]] = su[d, U_HAND]
         if part:
-            crel = _gather_rel(d, c, hands, ctx, si, su)
+            crel = gather_rel(d, c, hands, ctx, si, su)
             _take(d, c, v + si[d, I_GAIN], ctx, si)
             if si[d, I_BEST_CARD] == c:
                 su[d, U_RBEST] = crel
@@ -557,14 +474,14 @@ def solve_value(hands, leader, seat, row, tt, ctx, si, su, max_nodes):
 
     The search stops after ``max_nodes`` nodes: then ``ctx[C_ABORTED]`` is 1 and the
     returned number means nothing."""
-    return solve_value_with(hands, leader, seat, row, tt, ctx, si, su, max_nodes, True)
+    return solve_value_with(hands, leader, seat, row, tt, ctx, si, su, max_nodes, True, True)
 
 
 @jit
-def solve_value_with(hands, leader, seat, row, tt, ctx, si, su, max_nodes, partition):
-    """solve_value; ``partition`` False keeps every table entry to its own rank pattern
-    (the tests compare the two)."""
-    _setup(ctx, row, seat, tt, max_nodes, partition)
+def solve_value_with(hands, leader, seat, row, tt, ctx, si, su, max_nodes, partition, quasi):
+    """solve_value; ``partition`` False keeps every table entry to its own rank pattern,
+    ``quasi`` False leaves out the quasi-symmetry entries (the tests compare them)."""
+    _setup(ctx, row, seat, tt, max_nodes, partition, quasi)
     lo, hi = position_bounds(hands, hands[0] | hands[1] | hands[2] | hands[3], leader, ctx)
     return _bisect(hands, ctx, tt, si, su, 0, leader, -1, -1, U0, lo, hi)
 
@@ -574,7 +491,7 @@ def solve_cards(hands, leader, seat, row, tt, ctx, si, su, values, max_nodes):
     """solve_value, and ``values[c]`` (int64[52]) the exact value for ``seat`` after the
     leader plays card ``c`` (NO_VALUE for cards the leader may not play). ``max_nodes``
     counts all the cards' searches together (see solve_value)."""
-    _setup(ctx, row, seat, tt, max_nodes, True)
+    _setup(ctx, row, seat, tt, max_nodes, True, True)
     for c in range(52):
         values[c] = NO_VALUE
     rem = hands[0] | hands[1] | hands[2] | hands[3]

@@ -18,7 +18,8 @@ C_A_MASK, C_A_PTS, C_B_MASK, C_B_PTS, C_GEN, C_NODES = range(6, 12)
 C_MAX_NODES, C_ABORTED = range(12, 14)  # the node budget; 1 when a search ran out of it
 C_DUCKS = 14  # 1 in a contract without trumps where P can only lose points (can_duck_all)
 C_PARTITION = 15  # 1: store and probe entries for sets of positions (solver_partition)
-N_CTX = 16
+C_QUASI = 16  # 1: quasi-symmetry entries (solver_quasi) in a contract with point cards
+N_CTX = 17
 
 
 @jit

@@ -35,20 +35,12 @@ import numpy as np
 from ._jit import jit
 from .cards import SUIT13, SUIT_MASKS, U0, U1, below, highest, lowest, npop
 from .solver_bounds import C_DUCKS, C_SEAT, points_bounds
-from .solver_table import compress13
+from .solver_table import HASH_MUL, MUL2, compress13, mix
 
 ALL_EXACT = 15  # a suit's nibble in a relevance vector: every card of the suit exact
 NO_VECTOR = np.int64(0xFFFF)  # every suit exact: the plain rank pattern
 _GEN_TAG = np.uint64(0x5851F42D4C957F2D)  # general keys never meet the exact ones
 _COUNT_TAG = np.uint64(0x2545F4914F6CDD1D)
-_MUL1 = np.uint64(0x9E3779B97F4A7C15)
-_MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-@jit
-def _mix(h, sym, mul):
-    h = (h ^ sym) * mul
-    return h ^ (h >> np.uint64(29))
 
 
 @jit
@@ -178,8 +170,8 @@ def counts_keys(hands, leader, gen):
     for j in range(4):
         for s in range(4):
             w |= np.uint64(npop(hands[j] & SUIT_MASKS[s])) << np.uint64(16 * j + 4 * s)
-    h1 = _mix(np.uint64(gen * 4 + leader + 1) ^ _COUNT_TAG, w, _MUL1)
-    h2 = _mix(np.uint64(gen * 4 + leader + 1) ^ _COUNT_TAG, w + _COUNT_TAG, _MUL2)
+    h1 = mix(np.uint64(gen * 4 + leader + 1) ^ _COUNT_TAG, w, HASH_MUL)
+    h2 = mix(np.uint64(gen * 4 + leader + 1) ^ _COUNT_TAG, w + _COUNT_TAG, MUL2)
     return h1 | U1, h2
 
 
@@ -222,6 +214,6 @@ def general_keys(hands, leader, gen, am, bm, vec):
         c = np.uint64(0)
         for j in range(4):
             c |= np.uint64(npop(hands[j] & small & SUIT_MASKS[s])) << np.uint64(4 * j)
-        h1 = _mix(_mix(h1, w, _MUL1), c, _MUL1)
-        h2 = _mix(_mix(h2, w + np.uint64(s + 1), _MUL2), c, _MUL2)
+        h1 = mix(mix(h1, w, HASH_MUL), c, HASH_MUL)
+        h2 = mix(mix(h2, w + np.uint64(s + 1), MUL2), c, MUL2)
     return h1 | U1, h2

@@ -7,7 +7,8 @@ words: two 64-bit keys, one data word (lower bound, upper bound, best card, log2
 nodes the entry cost, generation) and the entry's relevance vector (solver_partition: per
 suit, how many top cards the bound depends on). A list of relevance vectors
 (``vectors_add``) is an entry of the same form holding seven vectors: four in its fourth
-word, three in the low 48 bits of its data word.
+word, three in the low 48 bits of its data word. Quasi-symmetry entries (solver_quasi)
+share the table under keys of their own, with the same data word.
 """
 
 import numpy as np
@@ -22,8 +23,8 @@ _BOUND_OFF = 1 << 20  # a bound is stored as value + _BOUND_OFF in 21 bits
 _B21 = (1 << 21) - 1
 NO_BOUND_LO = np.int64(1 - _BOUND_OFF)  # "no lower bound" as stored
 NO_BOUND_HI = np.int64(_BOUND_OFF - 1)
-_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
-_MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
+HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
+MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 def new_table(bits=20):
@@ -43,7 +44,8 @@ def next_generation(tt):
 
 
 @jit
-def _mix(h, sym, mul):
+def mix(h, sym, mul):
+    """One step of the key hashes: fold the word ``sym`` into ``h``."""
     h = (h ^ sym) * mul
     return h ^ (h >> np.uint64(29))
 
@@ -85,27 +87,37 @@ def position_keys(hands, rem, leader, gen, am, bm):
     holder's two bits and the two point-class bits of each card, as bit planes compressed
     to the cards held. ``gen``: the table's generation; ``am``, ``bm``: the two point
     classes' card masks."""
-    o1 = hands[1] | hands[3]
-    o2 = hands[2] | hands[3]
     h1 = np.uint64(gen * 4 + leader + 1)
     h2 = h1
     for s in range(4):
-        sh = np.uint64(13 * s)
-        m = np.int64((rem >> sh) & SUIT13)
-        w = (
-            npop(np.uint64(m))
-            | (compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
-            | (compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
-            | (compress13(np.int64((am >> sh) & SUIT13), m) << 30)
-            | (compress13(np.int64((bm >> sh) & SUIT13), m) << 43)
-        )
-        h1 = _mix(h1, np.uint64(w), _HASH_MUL)
-        h2 = _mix(h2, np.uint64(w) + np.uint64(s + 1), _MUL2)
+        holders, a, b = suit_pattern(hands, rem, am, bm, s)
+        w = np.uint64(holders | (a << 30) | (b << 43))
+        h1 = mix(h1, w, HASH_MUL)
+        h2 = mix(h2, w + np.uint64(s + 1), MUL2)
     return h1 | U1, h2
 
 
 @jit
-def _bucket(tt, key):
+def suit_pattern(hands, rem, am, bm, s):
+    """Suit ``s`` of the rank pattern: (the count of its cards in play and their holders'
+    two bits as bit planes compressed to those cards, 30 bits; the cards of point class A
+    as a plane, 13 bits; those of class B)."""
+    sh = np.uint64(13 * s)
+    m = np.int64((rem >> sh) & SUIT13)
+    o1 = hands[1] | hands[3]
+    o2 = hands[2] | hands[3]
+    holders = (
+        npop(np.uint64(m))
+        | (compress13(np.int64((o1 >> sh) & SUIT13), m) << 4)
+        | (compress13(np.int64((o2 >> sh) & SUIT13), m) << 17)
+    )
+    a = compress13(np.int64((am >> sh) & SUIT13), m)
+    b = compress13(np.int64((bm >> sh) & SUIT13), m)
+    return holders, a, b
+
+
+@jit
+def bucket(tt, key):
     """The first word of the key's bucket: two entries, a deep one (kept while newer
     entries of less work come) and a recent one (always replaced)."""
     n = np.uint64((tt.shape[0] - 2) // (2 * ENTRY))
@@ -115,7 +127,7 @@ def _bucket(tt, key):
 @jit
 def tt_find(tt, key, key2):
     """The entry holding ``key``, or -1."""
-    i = _bucket(tt, key)
+    i = bucket(tt, key)
     if tt[i] == key and tt[i + 1] == key2:
         return i
     i += ENTRY
@@ -127,8 +139,15 @@ def tt_find(tt, key, key2):
 @jit
 def tt_entry(tt, i):
     """(lower bound, upper bound, best card or NO_MOVE) of the entry at ``i``."""
+    lo, hi = entry_bounds(tt, i)
+    return lo, hi, (np.int64(tt[i + 2]) >> 42) & 63
+
+
+@jit
+def entry_bounds(tt, i):
+    """(lower bound, upper bound) of the entry at ``i``."""
     d = np.int64(tt[i + 2])
-    return (d & _B21) - _BOUND_OFF, ((d >> 21) & _B21) - _BOUND_OFF, (d >> 42) & 63
+    return (d & _B21) - _BOUND_OFF, ((d >> 21) & _B21) - _BOUND_OFF
 
 
 @jit
@@ -144,32 +163,63 @@ def tt_store(tt, key, key2, lo, hi, move, work, gen, kpack):
     the entry's: the larger count of exact cards). A new position takes the deep slot when
     it cost at least as much as the deep slot's entry or that entry is from an earlier solve
     (its entry moves to the recent slot), else the recent slot."""
-    w = np.int64(63 - clz(np.uint64(work))) if work > 0 else np.int64(0)
+    w = work_log(work)
     i = tt_find(tt, key, key2)
     if i >= 0:
-        d = np.int64(tt[i + 2])
-        lo = max(lo, (d & _B21) - _BOUND_OFF)
-        hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
-        w = max(w, (d >> 48) & 63)
-        old = np.int64(tt[i + 3])
-        merged = np.int64(0)
-        for s in range(4):
-            merged |= max((old >> (4 * s)) & 15, (kpack >> (4 * s)) & 15) << (4 * s)
-        kpack = merged
+        lo, hi, w = merged_bounds(tt, i, lo, hi, w)
+        kpack = merged_vectors(np.int64(tt[i + 3]), kpack)
     else:
-        i = _bucket(tt, key)
-        d = np.int64(tt[i + 2])
-        if ((d >> 54) & 1023) != gen or w >= ((d >> 48) & 63):
-            for k in range(ENTRY):
-                tt[i + ENTRY + k] = tt[i + k]
-        else:
-            i += ENTRY
+        i = new_slot(tt, key, w, gen)
     tt[i] = key
     tt[i + 1] = key2
     tt[i + 3] = np.uint64(kpack)
-    tt[i + 2] = np.uint64(
+    tt[i + 2] = data_word(lo, hi, move, w, gen)
+
+
+@jit
+def work_log(work):
+    """An entry's work: log2 of the nodes it cost."""
+    return np.int64(63 - clz(np.uint64(work))) if work > 0 else np.int64(0)
+
+
+@jit
+def data_word(lo, hi, move, w, gen):
+    """An entry's third word: bounds, best card (6 bits), work and generation."""
+    return np.uint64(
         (lo + _BOUND_OFF) | ((hi + _BOUND_OFF) << 21) | (move << 42) | (w << 48) | (gen << 54)
     )
+
+
+@jit
+def merged_bounds(tt, i, lo, hi, w):
+    """Bounds [lo, hi] and work ``w`` merged with those of the entry at ``i``."""
+    d = np.int64(tt[i + 2])
+    lo = max(lo, (d & _B21) - _BOUND_OFF)
+    hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
+    return lo, hi, max(w, (d >> 48) & 63)
+
+
+@jit
+def merged_vectors(old, new):
+    """Two relevance vectors merged suit by suit: the larger count of exact cards."""
+    merged = np.int64(0)
+    for s in range(4):
+        merged |= max((old >> (4 * s)) & 15, (new >> (4 * s)) & 15) << (4 * s)
+    return merged
+
+
+@jit
+def new_slot(tt, key, w, gen):
+    """Where a new entry of work ``w`` goes in its bucket: the deep slot when it cost at
+    least as much as the deep slot's entry or that entry is from an earlier solve (its
+    entry moves to the recent slot), else the recent slot."""
+    i = bucket(tt, key)
+    d = np.int64(tt[i + 2])
+    if ((d >> 54) & 1023) != gen or w >= ((d >> 48) & 63):
+        for k in range(ENTRY):
+            tt[i + ENTRY + k] = tt[i + k]
+        return i
+    return i + ENTRY
 
 
 VECTORS = 7  # relevance vectors a list keeps: four in the fourth word, three in the third

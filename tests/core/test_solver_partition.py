@@ -18,7 +18,7 @@ from tests.core.test_solver_bounds import NEGATIVE_TRICK_VARIANTS, _masks
 def _values(hands, row, leader, seat, partition, table, stack) -> tuple[int, int]:
     ctx = np.zeros(S.N_CTX, np.int64)
     m = _masks(hands)
-    v = S.solve_value_with(m, leader, seat, row, table, ctx, *stack, 10**8, partition)
+    v = S.solve_value_with(m, leader, seat, row, table, ctx, *stack, 10**8, partition, True)
     assert not ctx[S.C_ABORTED]
     return int(v), int(ctx[S.C_NODES])
 
