@@ -91,7 +91,7 @@ from .solver_bounds import (
 from .solver_bounds import (
     N_CTX as N_CTX,  # the caller allocates the context: np.zeros(solver.N_CTX, np.int64)
 )
-from .solver_entries import gather_rel, probe_table, store_bounds
+from .solver_entries import gather_rel, probe_table, store_bounds, window_cut
 from .solver_frames import (
     I_A0,
     I_ALPHA,
@@ -212,12 +212,11 @@ def _enter(d, hands, ctx, tt, si, su):
                 su[d, U_REL] = last_trick_rel(hands, leader)
             return 1, _last_trick(hands, rem, leader, ctx)
         lo, hi = position_bounds(hands, rem, leader, ctx)
-        if part and (lo >= beta or lo == hi or hi <= alpha):
-            su[d, U_REL] = bounds_rel(hands, rem, lo, hi, ctx)
-        if lo >= beta or lo == hi:
-            return 1, lo
-        if hi <= alpha:
-            return 1, hi
+        cut, v = window_cut(lo, hi, alpha, beta)
+        if cut:
+            if part:
+                su[d, U_REL] = bounds_rel(hands, rem, lo, hi, ctx)
+            return 1, v
         done, v, lo, hi, tt_move = probe_table(
             d, hands, rem, leader, alpha, beta, lo, hi, ctx, tt, su
         )

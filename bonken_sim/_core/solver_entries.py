@@ -56,8 +56,23 @@ from .solver_table import (
 # on, 5-10% more nodes and no faster).
 _MIN_CARDS = 16
 # Quasi entries from 3 tricks left on: the same nodes as at every trick (herenboeren and
-# vrouwen, 16 10-card endings), from 4 tricks on 2-4% more.
+# vrouwen, 16 10-card endings), from 4 tricks on up to 5% more.
 _QUASI_MIN_CARDS = 12
+
+
+@jit
+def _quasi_here(ctx, rem):
+    """Are quasi entries probed and stored at the trick start with cards ``rem`` in play?"""
+    return ctx[C_QUASI] != 0 and npop(rem) >= _QUASI_MIN_CARDS
+
+
+@jit
+def window_cut(lo, hi, alpha, beta):
+    """(decided, value) of a position whose value lies in [lo, hi], against the window
+    (alpha, beta): decided when the bounds meet or one of them falls outside the window."""
+    if lo >= beta or lo == hi:
+        return True, lo
+    return hi <= alpha, hi
 
 
 @jit
@@ -70,7 +85,7 @@ def probe_table(d, hands, rem, leader, alpha, beta, lo, hi, ctx, tt, su):
     am = np.uint64(ctx[C_A_MASK])
     bm = np.uint64(ctx[C_B_MASK])
     tt_move = NO_MOVE
-    quasi = ctx[C_QUASI] != 0 and npop(rem) >= _QUASI_MIN_CARDS
+    quasi = _quasi_here(ctx, rem)
     if quasi:
         key, key2, qk, qc, pa, pb = keys_and_planes(hands, rem, leader, ctx[C_GEN], am, bm)
         su[d, U_QKEY] = qk
@@ -84,10 +99,11 @@ def probe_table(d, hands, rem, leader, alpha, beta, lo, hi, ctx, tt, su):
     i = tt_find(tt, key, key2)
     if i >= 0:
         tlo, thi, tt_move = tt_entry(tt, i)
-        if tlo >= beta or tlo == thi or thi <= alpha:
+        cut, v = window_cut(tlo, thi, alpha, beta)
+        if cut:
             if part:
                 su[d, U_REL] = expand_rel(rem, tt_vector(tt, i))
-            return 1, (tlo if tlo >= beta or tlo == thi else thi), lo, hi, tt_move
+            return 1, v, lo, hi, tt_move
         lo = max(lo, tlo)
         hi = min(hi, thi)
     if part and npop(rem) >= _MIN_CARDS:
@@ -103,10 +119,11 @@ def probe_table(d, hands, rem, leader, alpha, beta, lo, hi, ctx, tt, su):
             qlo, qhi = quasi_bounds(tt, j, su[d, U_QA], su[d, U_QB], ctx)
             lo = max(lo, qlo)
             hi = min(hi, qhi)
-            if lo >= beta or lo == hi or hi <= alpha:
+            cut, v = window_cut(lo, hi, alpha, beta)
+            if cut:
                 if part:
                     su[d, U_REL] = expand_rel(rem, quasi_vector(tt, j))
-                return 1, (lo if lo >= beta or lo == hi else hi), lo, hi, tt_move
+                return 1, v, lo, hi, tt_move
     return 0, np.int64(0), lo, hi, tt_move
 
 
@@ -167,17 +184,13 @@ def store_bounds(d, hands, lo, hi, work, tt, ctx, si, su):
     key, and as a quasi entry (solver_quasi)."""
     gen = ctx[C_GEN]
     move = si[d, I_BEST_CARD]
-    if not ctx[C_PARTITION]:
-        if ctx[C_QUASI] and npop(hands[0]) * 4 >= _QUASI_MIN_CARDS:
-            qa, qb = su[d, U_QA], su[d, U_QB]
-            qk, qc = su[d, U_QKEY], su[d, U_QCHECK]
-            quasi_store(tt, qk, qc, lo, hi, work, gen, qa, qb, NO_VECTOR)
-        tt_store(tt, su[d, U_KEY], su[d, U_KEY2], lo, hi, move, work, gen, NO_VECTOR)
-        return
     am = np.uint64(ctx[C_A_MASK])
     bm = np.uint64(ctx[C_B_MASK])
-    vec, general = relevance_vector(su[d, U_REL], hands, am | bm)
-    if ctx[C_QUASI] and npop(hands[0]) * 4 >= _QUASI_MIN_CARDS:
+    vec = NO_VECTOR
+    general = False
+    if ctx[C_PARTITION]:
+        vec, general = relevance_vector(su[d, U_REL], hands, am | bm)
+    if _quasi_here(ctx, hands[0] | hands[1] | hands[2] | hands[3]):
         qa, qb = su[d, U_QA], su[d, U_QB]
         quasi_store(tt, su[d, U_QKEY], su[d, U_QCHECK], lo, hi, work, gen, qa, qb, vec)
     if general and npop(hands[0]) >= _MIN_CARDS // 4:

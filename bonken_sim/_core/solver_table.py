@@ -193,10 +193,8 @@ def data_word(lo, hi, move, w, gen):
 @jit
 def merged_bounds(tt, i, lo, hi, w):
     """Bounds [lo, hi] and work ``w`` merged with those of the entry at ``i``."""
-    d = np.int64(tt[i + 2])
-    lo = max(lo, (d & _B21) - _BOUND_OFF)
-    hi = min(hi, ((d >> 21) & _B21) - _BOUND_OFF)
-    return lo, hi, max(w, (d >> 48) & 63)
+    elo, ehi = entry_bounds(tt, i)
+    return max(lo, elo), min(hi, ehi), max(w, (np.int64(tt[i + 2]) >> 48) & 63)
 
 
 @jit

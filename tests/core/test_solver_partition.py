@@ -15,10 +15,12 @@ from tests.core.test_solver import RULESETS, _ending, _text
 from tests.core.test_solver_bounds import NEGATIVE_TRICK_VARIANTS, _masks
 
 
-def _values(hands, row, leader, seat, partition, table, stack) -> tuple[int, int]:
+def _values(hands, row, leader, seat, partition, table, stack, quasi=True) -> tuple[int, int]:
+    """(value, nodes) of one solve with set entries (``partition``) and quasi entries on or
+    off."""
     ctx = np.zeros(S.N_CTX, np.int64)
     m = _masks(hands)
-    v = S.solve_value_with(m, leader, seat, row, table, ctx, *stack, 10**8, partition, True)
+    v = S.solve_value_with(m, leader, seat, row, table, ctx, *stack, 10**8, partition, quasi)
     assert not ctx[S.C_ABORTED]
     return int(v), int(ctx[S.C_NODES])
 

@@ -16,6 +16,7 @@ from bonken_sim._core.solver_table import position_keys
 from bonken_sim.rules.names import VARIANT_NAMES
 from tests.core.test_solver import RULESETS, _text
 from tests.core.test_solver_bounds import _masks
+from tests.core.test_solver_partition import _values
 
 # The contracts where a suit holds point cards and plain ones, and more than one point card
 # (hartenjagen scores every heart alike, hartenheer one card, bukken and laatste_slag none:
@@ -35,15 +36,6 @@ def _court_ending(rng: random.Random, k: int) -> list[set[int]]:
     return [set(deck[i * k : (i + 1) * k]) for i in range(4)]
 
 
-def _value(hands, row, leader, seat, partition, quasi, table, stack) -> tuple[int, int]:
-    ctx = np.zeros(S.N_CTX, np.int64)
-    v = S.solve_value_with(
-        _masks(hands), leader, seat, row, table, ctx, *stack, 10**8, partition, quasi
-    )
-    assert not ctx[S.C_ABORTED]
-    return int(v), int(ctx[S.C_NODES])
-
-
 @pytest.mark.parametrize("rs_name", ["standard", "strict", "double-points"])
 def test_quasi_entries_give_the_plain_values(rs_name):
     """6- and 7-card endings of the court cards, the three contracts, random leader and seat,
@@ -57,9 +49,9 @@ def test_quasi_entries_give_the_plain_values(rs_name):
         hands = _court_ending(rng, 6 + i % 2)
         row = RULESETS[rs_name].table[_vid(MIXED[i % 3])]
         leader, seat = rng.randrange(4), rng.randrange(4)
-        plain, n0 = _value(hands, row, leader, seat, True, False, table, stack)
-        quasi, n1 = _value(hands, row, leader, seat, True, True, table, stack)
-        alone, _ = _value(hands, row, leader, seat, False, True, table, stack)
+        plain, n0 = _values(hands, row, leader, seat, True, table, stack, quasi=False)
+        quasi, n1 = _values(hands, row, leader, seat, True, table, stack)
+        alone, _ = _values(hands, row, leader, seat, False, table, stack)
         assert quasi == plain == alone, (rs_name, MIXED[i % 3], _text(hands), leader, seat)
         nodes[0] += n0
         nodes[1] += n1
