@@ -10,17 +10,28 @@ given (a match keeps each seat's in its run directory).
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import queue
 import shlex
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.table.protocol import MAX_LINE
+
+#: seconds a player has to exit by itself once its input ends, before its group is killed
+EXIT_SECONDS = 0.5
+#: seconds the members of a killed player's group are awaited at most
+GROUP_SECONDS = 2.0
+#: how often an awaited player is looked at: has it exited?
+POLL_SECONDS = 0.05
+#: seconds the lines a player wrote before it exited are still awaited
+LAST_LINES_SECONDS = 0.2
 
 
 class CannotStart(UserFixableError):
@@ -119,14 +130,31 @@ class PlayerPipe:
 
     def receive(self, timeout: float) -> bytes:
         """The player's next line, waiting at most ``timeout`` seconds."""
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
+        line = self._next_line(time.monotonic() + timeout)
+        if line is False:
             raise PlayerSlow(f"no answer within {timeout:g} s") from None
         if line is None:
             self._lines.put(None)  # every later read sees the end too
             raise PlayerGone(self.gone("closed its output"))
         return line
+
+    def _next_line(self, deadline: float) -> bytes | None | Literal[False]:
+        """The next line, None at the end of the output, False when none came by
+        ``deadline``. A player that exited has ended even while a child it left holds its
+        output open: what it wrote before is still read, then it is gone."""
+        exited_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if exited_at is None and self.proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now >= exited_at + LAST_LINES_SECONDS:
+                return None
+            wait = min(deadline, now + POLL_SECONDS) - now
+            try:
+                return self._lines.get(timeout=max(wait, 0.0))
+            except queue.Empty:
+                if time.monotonic() >= deadline:
+                    return False
 
     def gone(self, how: str) -> str:
         """How the player went: its exit status if it exited (waiting a moment for it), and
@@ -156,18 +184,50 @@ class PlayerPipe:
             return None
 
     def stop(self) -> None:
-        """End the player: its input closed, its process group killed if it does not exit
-        at once; its pipes closed once nothing reads them."""
+        """End the player whole: its input closed and a moment to exit, then its process
+        group killed in any case (a child it started may hold the pipes, or outlive it
+        without them) and waited for; its pipes closed once nothing reads them."""
         self.close_input()
-        if self.wait(0.5) is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except OSError:  # gone meanwhile
-                pass
-            self.proc.wait()
+        self.wait(EXIT_SECONDS)
+        self._end_group()
         for reader in self._readers:
             reader.join(timeout=1.0)
         if not any(reader.is_alive() for reader in self._readers):
             for stream in (self.proc.stdout, self.proc.stderr):
                 if stream is not None:
                     stream.close()
+
+    def _end_group(self) -> None:
+        """SIGKILL to the player's process group (it leads its own session), the leader
+        reaped, then a wait (bounded) until no member runs. The group id cannot be taken by
+        another process while a member lives, so the signal never reaches a stranger."""
+        group = self.proc.pid
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+        self.proc.wait()
+        deadline = time.monotonic() + GROUP_SECONDS
+        while _group_lives(group) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+def _group_lives(group: int) -> bool:
+    """Whether a process of ``group`` still runs: a member that is only waiting to be reaped
+    (a zombie, whose parent may never reap it) does not count where /proc tells."""
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    if not os.path.isdir("/proc"):
+        return True
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(os.path.join(entry.path, "stat"), encoding="ascii") as fh:
+                stat = fh.read()
+        except (OSError, UnicodeDecodeError):
+            continue  # gone meanwhile
+        state, _parent, member_group = stat[stat.rindex(")") + 2 :].split()[:3]
+        if int(member_group) == group and state != "Z":
+            return True
+    return False

@@ -5,15 +5,21 @@
 
 MODE is what goes wrong: ``crash`` (exits at its N-th request of each start), ``hang``
 (sleeps at its N-th request of each start), ``garbage`` (every N-th answer is not JSON),
+``deep`` (every N-th answer is 50,000 ``[``, nested deeper than a JSON parser goes),
 ``illegal`` (every N-th card is one it does not hold), ``refuse`` (every N-th request is
 answered with an error), ``twice`` (every N-th answer is written twice), ``nohello`` (exits
 before its hello), ``badhello`` (refuses the hello), ``fail-env`` (crashes at every request
 of game FAULTY_BOT_FAIL_FROM and later while the environment has FAULTY_BOT_FAIL=1: a player
 that cannot go on), ``never`` (plays like lowest_bot). Standard library only, so it starts fast.
+
+With FAULTY_BOT_CHILDREN=FILE in the environment, each start first starts a child that sleeps
+holding the player's pipes (stdin, stdout, stderr), and appends its pid to FILE: a player whose
+children would outlive it if only the player were ended.
 """
 
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -26,6 +32,11 @@ CARDS = [r + s for s in "CDHS" for r in "23456789TJQKA"]
 
 def main() -> None:
     mode, n = sys.argv[1], int(sys.argv[2])
+    children = os.environ.get("FAULTY_BOT_CHILDREN")
+    if children:
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        with open(children, "a") as fh:
+            fh.write(f"{child.pid}\n")
     if mode == "nohello":
         return
     rules: dict = {}
@@ -56,6 +67,9 @@ def main() -> None:
             if asked % n == 0:
                 if mode == "garbage":
                     print("this is not an answer", flush=True)
+                    continue
+                if mode == "deep":
+                    print("[" * 50_000, flush=True)
                     continue
                 if mode == "illegal" and msg["type"] == "play":
                     reply["card"] = next(c for c in CARDS if c not in msg["view"]["hand"])
