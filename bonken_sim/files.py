@@ -1,14 +1,17 @@
 """Write a file under a temporary name and rename it when complete; read a small input file
-and its TOML.
+and its TOML; read JSON text from anywhere outside (a file, a player, a request).
 
 A reader (or a later ``replay``) then sees the old file or the whole new one, never half of
 it, and a write that fails or is interrupted leaves the old file as it was. An input file a
 user names (a rules or config file) is read only if it is a regular file of sane size, so
-that ``/dev/zero`` or a FIFO is refused instead of read until memory runs out.
+that ``/dev/zero`` or a FIFO is refused instead of read until memory runs out. JSON from
+outside is read by ``json_document`` alone, so that any bytes give one error class with a
+one-line reason, never an error of the parser or of a reader that walks the value.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -74,6 +77,63 @@ def toml_document(raw: bytes) -> dict[str, Any]:
     except RecursionError:  # the parser ran out of stack
         why = "lists or tables nested too deeply"
     raise NotToml(f"not valid TOML: {why}")
+
+
+class NotJson(UserFixableError, ValueError):
+    """Bytes that are not a JSON document; the message is ``not JSON: why``, ``why`` alone
+    the reason."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"not JSON: {why}")
+        self.why = why
+
+
+#: The deepest nesting of lists and objects a JSON document from outside may have. Every
+#: document bonken-sim writes nests a few levels; a deeper one is refused whole, because
+#: Python's parser, ``repr`` and ``==`` recurse once per level and would run out of stack
+#: somewhere (a line of 50,000 ``[`` is 50 kB).
+MAX_JSON_DEPTH = 64
+
+
+def json_document(raw: bytes | str, allow_nan: bool = True) -> Any:
+    """The JSON value ``raw`` holds (bytes must be UTF-8); NotJson when they are not UTF-8
+    text, not JSON, or nest lists and objects deeper than ``MAX_JSON_DEPTH``.
+    ``allow_nan=False`` refuses ``NaN`` and ``Infinity``, which are not JSON but which
+    Python's parser takes."""
+    why = ""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        value = json.loads(text) if allow_nan else json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        why = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+    except json.JSONDecodeError as exc:
+        at = f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"
+        why = f"{exc.msg} at {at}"
+    except ValueError as exc:  # a constant refused, an integer of too many digits
+        why = str(exc).split(";")[0]  # what follows is advice to Python programmers
+    except RecursionError:  # the parser ran out of stack
+        why = f"lists or objects nested deeper than {MAX_JSON_DEPTH} levels"
+    else:
+        if not _nests_deeper(value, MAX_JSON_DEPTH):
+            return value
+        why = f"lists or objects nested deeper than {MAX_JSON_DEPTH} levels"
+    raise NotJson(why)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _nests_deeper(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and dicts more than ``limit`` levels (no recursion)."""
+    todo = [(value, 1)] if isinstance(value, dict | list) else []
+    while todo:
+        item, depth = todo.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        todo.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def _check_input(path: str | Path, st: os.stat_result, limit: int) -> None:

@@ -27,6 +27,7 @@ from bonken_sim.cli.common import (
     strategies_option,
     write_out,
 )
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.rules.names import card_str, contract_variant, hand_str, parse_variants
 
 
@@ -238,15 +239,9 @@ def _trace_record(line: str, where: str) -> dict:
     file of something else) or not a JSON object is a UserError naming the file and line:
     the file is not a trace, and there is no play in it to call illegal."""
     try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"not a trace file: {where} is not JSON ({exc.msg} at column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise UserError(
-            f"not a trace file: {where} is not a trace record (nested too deeply)"
-        ) from None
+        record = json_document(line)
+    except NotJson as exc:
+        raise UserError(f"not a trace file: {where} is not JSON ({exc.why})") from None
     if not isinstance(record, dict):
         kind = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
         what = kind.get(type(record), "a number")

@@ -15,7 +15,6 @@ shipped in ``bonken_sim/models/data/models.json`` (``make fit`` refits them).
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.errors import BadValue, UserFixableError
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.models.features import FeatureCache
 from bonken_sim.rules.names import ACES_AND_TWOS, VARIANTS
 from bonken_sim.rules.rule_table import standard_deal_totals
@@ -81,8 +81,8 @@ def load_models(path: str | None = None) -> Models:
             text = resources.files("bonken_sim.models").joinpath("data", MODELS_FILE).read_text()
         else:
             text = Path(path).read_text()
-        data = json.loads(text)
-    except (OSError, json.JSONDecodeError) as exc:
+        data = json_document(text)
+    except (OSError, UnicodeDecodeError, NotJson) as exc:
         raise ModelError(f"cannot read models {path or MODELS_FILE}: {exc}") from exc
     return Models(data)
 

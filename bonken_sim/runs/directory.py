@@ -12,7 +12,6 @@ messages users already know) is data: a ``RunKind``.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shlex
 import shutil
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.engine.provenance import versions
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.runs.errors import RunError
 from bonken_sim.runs.executors import WorkerMismatch, worker_name
 from bonken_sim.runs.files import TMP_DIR, sha256_file
@@ -367,9 +367,11 @@ def _check_own_kind(kind: RunKind, root: Path, force: bool) -> None:
     ``force`` the message says so too, rather than offer a --force or --resume that would
     refuse."""
     try:
-        doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        doc = json_document((root / MANIFEST).read_bytes())
         fmt = doc.get("format") if isinstance(doc, dict) else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, NotJson):
+        fmt = None
+    if not isinstance(fmt, str):  # a list or an object would not even hash
         fmt = None
     if fmt != kind.format:
         held = f"a {KIND_NAMES[fmt]}" if fmt in KIND_NAMES else f"a {MANIFEST} of no bonken-sim run"

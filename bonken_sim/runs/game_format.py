@@ -12,11 +12,11 @@ read and when resumed; their manifest has no ``tables`` entry.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from bonken_sim.errors import BadValue
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest
 
 FORMAT = "bonken-sim-games"
@@ -51,10 +51,11 @@ FILE_KEYS = {"games": "games_file", "deals": "deals_file"}
 def manifest_format(path: str | os.PathLike) -> str | None:
     """The ``format`` of a directory's manifest; None when it has no readable one."""
     try:
-        doc = json.loads((Path(path) / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        doc = json_document((Path(path) / MANIFEST).read_bytes())
+    except (OSError, NotJson):
         return None
-    return doc.get("format") if isinstance(doc, dict) else None
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    return fmt if isinstance(fmt, str) else None
 
 
 def game_manifest(path: str | os.PathLike, matches: bool = False) -> dict:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TypeGuard
 
 from bonken_sim.errors import UserFixableError
+from bonken_sim.files import json_document
 
 LOCK_FILE = ".bonken-sim.lock"
 #: how long a writer keeps trying a busy lock before it refuses (a reader's shared lock
@@ -81,8 +82,8 @@ class Holder:
     def parse(cls, text: str) -> Holder | None:
         """The record in a lock file (None for an empty or unreadable one)."""
         try:
-            return cls.from_dict(json.loads(text))
-        except (ValueError, KeyError, TypeError):
+            return cls.from_dict(json_document(text))
+        except (ValueError, KeyError, TypeError):  # NotJson is a ValueError
             return None
 
     def to_json(self) -> str:

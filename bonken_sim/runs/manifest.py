@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.errors import UserFixableError
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.runs.files import sha256_file
 from bonken_sim.runs.schema import FORMAT, SCHEMA_VERSION
 
@@ -64,8 +65,8 @@ def read_manifest(
     if not mpath.is_file():
         raise NotARun(f"{root} is not a bonken-sim {kind} directory (no {MANIFEST})")
     try:
-        doc = json.loads(mpath.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        doc = json_document(mpath.read_bytes())
+    except (OSError, NotJson) as exc:
         raise NotARun(f"{mpath} is not a valid manifest: {exc}") from None
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise NotARun(f"{mpath} is not a bonken-sim {kind} manifest")
@@ -74,6 +75,11 @@ def read_manifest(
             f"{mpath}: schema version {doc.get('schema_version')} is not supported "
             f"by this bonken-sim (schema version {schema_version})"
         )
+    parts = doc.get("parts", [])
+    if not isinstance(doc.get("config", {}), dict) or not isinstance(parts, list):
+        raise NotARun(f"{mpath} is not a valid manifest: config or parts of the wrong type")
+    if not all(isinstance(part, dict) for part in parts):
+        raise NotARun(f"{mpath} is not a valid manifest: a part entry is not an object")
     return doc
 
 

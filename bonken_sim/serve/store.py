@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bonken_sim.errors import BadValue, UserFixableError
-from bonken_sim.files import CannotWrite, write_atomic
+from bonken_sim.files import CannotWrite, NotJson, json_document, write_atomic
 from bonken_sim.serve.table_game import TableGame
 
 _ID = re.compile(r"[0-9a-f]{12}")
@@ -61,14 +61,17 @@ class GameStore:
     def load(self, gid: str) -> TableGame:
         path = self.path(gid)
         try:
-            text = path.read_text("utf-8")
+            raw = path.read_bytes()
         except FileNotFoundError:
             raise UnknownGame(f"no game {gid!r}") from None
         except OSError as exc:
             raise UserFixableError(f"cannot read {path}: {exc.strerror or exc}") from None
         try:
-            return TableGame(json.loads(text))
-        except (ValueError, KeyError, TypeError) as exc:
+            state = json_document(raw)
+            if not isinstance(state, dict):
+                raise TypeError(f"a JSON {type(state).__name__}, not an object")
+            return TableGame(state)
+        except (NotJson, ValueError, KeyError, TypeError) as exc:
             raise UserFixableError(f"{path} is not a saved game: {exc}") from None
 
     @contextmanager

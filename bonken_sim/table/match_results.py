@@ -12,7 +12,6 @@ rates are Wilson intervals over seat-games, a shared first place a win for each.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.rules.names import contract_names, variant_names
 from bonken_sim.runs.game_format import game_manifest
 from bonken_sim.runs.manifest import NotARun
@@ -57,13 +57,18 @@ def _per_board(board: np.ndarray, values: np.ndarray) -> np.ndarray:
 def _faults(root: Path, parts: list[dict], players: Sequence[str]) -> dict[str, dict[str, int]]:
     out = {name: dict.fromkeys(("total", *FAULT_KINDS), 0) for name in players}
     for part in parts:
-        with open(root / part["faults_file"], encoding="utf-8") as fh:
-            for line in fh:
+        path = root / part["faults_file"]
+        with open(path, "rb") as fh:
+            for lineno, line in enumerate(fh, 1):
                 if line.strip():
-                    f = json.loads(line)
-                    counts = out[players[f["seat"]]]
+                    try:
+                        f = json_document(line)
+                        counts = out[players[f["seat"]]]
+                        kind = str(f["kind"])
+                    except (NotJson, LookupError, TypeError) as exc:
+                        raise NotARun(f"{path}:{lineno} is not a fault record: {exc}") from None
                     counts["total"] += 1
-                    counts[f["kind"]] = counts.get(f["kind"], 0) + 1
+                    counts[kind] = counts.get(kind, 0) + 1
     return out
 
 

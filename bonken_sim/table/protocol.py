@@ -20,6 +20,7 @@ from typing import Any
 
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView, Weighed
 from bonken_sim.errors import BadValue
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.rules.names import BEER_CARD_NAME, VARIANT_NAMES, card_str, parse_hand
 from bonken_sim.rules.names import variant_names as ruleset_variant_names
 from bonken_sim.rules.rulesets import RulesError, Ruleset, as_ruleset
@@ -61,10 +62,6 @@ def encode(msg: Mapping[str, Any]) -> str:
     return text + "\n"
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def decode(line: str | bytes) -> dict[str, Any]:
     """One line (its newline optional) as a message: a JSON object with a ``type`` text."""
     raw = line.encode("utf-8", "surrogateescape") if isinstance(line, str) else line
@@ -72,12 +69,14 @@ def decode(line: str | bytes) -> dict[str, Any]:
     if len(raw) > MAX_LINE:
         raise ProtocolError(f"a line is longer than {MAX_LINE} bytes ({len(raw)})")
     try:
-        msg = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ProtocolError("a line is not UTF-8 text") from None
-    except ValueError as exc:
+    try:
+        msg = json_document(text, allow_nan=False)
+    except NotJson as exc:
         shown = raw[:60].decode("utf-8", "replace")
-        raise ProtocolError(f"not JSON ({exc}): {shown!r}") from None
+        raise ProtocolError(f"not JSON ({exc.why}): {shown!r}") from None
     if not isinstance(msg, dict):
         raise ProtocolError(f"a message must be a JSON object, got {type(msg).__name__}")
     if "type" not in msg:

@@ -53,7 +53,11 @@ def test_an_empty_file_among_traces_is_named(tmp_path, capsys):
         ("hello\n", 1, "is not JSON (Expecting value at column 1)"),
         ("\n[1, 2]\n", 2, "is an array, not a trace record (a JSON object)"),
         ("5\n", 1, "is a number, not a trace record (a JSON object)"),
-        ("[" * 50_000 + "]" * 50_000, 1, "is not a trace record (nested too deeply)"),
+        (
+            "[" * 50_000 + "]" * 50_000,
+            1,
+            "is not JSON (lists or objects nested deeper than 64 levels)",
+        ),
     ],
     ids=["text", "array", "number", "deep"],
 )

@@ -73,6 +73,7 @@ def test_the_example_player_plays_a_match(tmp_path):
         ("crash", 40, "crash", "10"),
         ("hang", 60, "timeout", "0.5"),
         ("garbage", 30, "malformed", "10"),
+        ("deep", 30, "malformed", "10"),
         ("illegal", 25, "illegal", "10"),
         ("refuse", 35, "refused", "10"),
     ],
@@ -102,8 +103,11 @@ def test_faults_are_recorded_and_the_match_goes_on(tmp_path, mode, n, kind, limi
         assert f["fallback"] == expect[f["request"]]
     if kind == "illegal":
         assert all("not legal" in f["message"] or "pass" in f["message"] for f in faults)
-    if kind == "malformed":
+    if mode == "garbage":
         assert all(f["answer"] == "this is not an answer" for f in faults)
+    if mode == "deep":  # the line shown cut, the reason in one line
+        assert all(f["answer"] == "[" * 500 + "…" for f in faults)
+        assert all("nested deeper" in f["message"] for f in faults)
     if kind in ("crash", "timeout"):  # the program was started again after each
         starts = (run / "_players" / "seat-3.log").read_text().count("--- bonken-sim: start")
         assert starts == len(faults) + 1

@@ -14,7 +14,6 @@ or not a ladder at all is refused with one line (:class:`LadderError`).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from bonken_sim.errors import UserFixableError
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.report.deals.stats.run_reader import ruleset_name
 from bonken_sim.report.ladder.games import GameRungs, GameRungsError, read_game_rungs
 from bonken_sim.rules.rulesets import RulesError
@@ -104,11 +104,13 @@ def _load(p: Path) -> dict[str, Any]:
     if not p.is_file():
         raise LadderError(f"--ladder {p} is not a file")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        doc = json_document(p.read_bytes())
+    except OSError as exc:
         raise LadderError(f"--ladder {p} cannot be read: {exc}") from None
-    except ValueError:
-        raise LadderError(f"--ladder {p} is not JSON (bonken-sim ladder --out FILE)") from None
+    except NotJson as exc:
+        raise LadderError(
+            f"--ladder {p} is not JSON ({exc.why}; bonken-sim ladder --out FILE)"
+        ) from None
     if not isinstance(doc, dict):
         raise LadderError(f"--ladder {p} is not a strategy ladder (bonken-sim ladder --out FILE)")
     return doc

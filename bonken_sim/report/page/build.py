@@ -31,7 +31,7 @@ import pandas as pd
 
 from bonken_sim.engine.provenance import versions
 from bonken_sim.errors import UserFixableError
-from bonken_sim.files import nearest_existing
+from bonken_sim.files import NotJson, json_document, nearest_existing
 from bonken_sim.processes import (
     held_interrupts,
     let_a_stop_signal_land,
@@ -160,8 +160,8 @@ def _locked_if_inside(run: Path, out: Path) -> Iterator[None]:
 
 def is_report_dir(path: Path) -> bool:
     try:
-        doc = json.loads((path / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = json_document((path / MARKER).read_bytes())
+    except (OSError, NotJson):
         return False
     return isinstance(doc, dict) and doc.get("format") == REPORT_FORMAT
 

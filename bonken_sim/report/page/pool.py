@@ -12,7 +12,6 @@ KeyboardInterrupt and stops them.
 from __future__ import annotations
 
 import contextlib
-import json
 import multiprocessing
 import os
 import signal
@@ -20,6 +19,7 @@ import warnings
 from pathlib import Path
 from typing import cast
 
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.processes import usable_cores
 
 PRELOAD = "bonken_sim.report.page._preload"
@@ -81,8 +81,8 @@ def start_early(run_dir: str | os.PathLike, workers: int) -> None:
     if workers <= 1 or "forkserver" not in multiprocessing.get_all_start_methods():
         return
     try:
-        doc = json.loads((Path(run_dir) / "_manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = json_document((Path(run_dir) / "_manifest.json").read_bytes())
+    except (OSError, NotJson):
         return
     if not (isinstance(doc, dict) and doc.get("format") == RUN_FORMAT):
         return
