@@ -216,6 +216,7 @@ def summary(run_dir, as_json):
     from bonken_sim.runs.game_summary import summarize_game_run
     from bonken_sim.runs.storage import summarize
     from bonken_sim.runs.summary_text import game_summary_lines
+    from bonken_sim.table import match_config  # noqa: F401  (checks a match's manifest)
 
     game = is_game_run(run_dir, matches=True)
     doc = call_or_fail(summarize_game_run if game else summarize, run_dir)

@@ -29,6 +29,7 @@ from bonken_sim.runs.run_config import (
     Option,
     count_option,
     given_ruleset,
+    load_names,
     ruleset_option,
 )
 from bonken_sim.runs.schema import DEALS_DIR, FORMAT, SCHEMA_VERSION
@@ -112,10 +113,6 @@ class RunConfig:
         return -(-self.deals // self.chunk_size)
 
 
-def _tuple(stored: list) -> tuple:
-    return tuple(stored)
-
-
 def _list(value: tuple) -> list:
     return list(value)
 
@@ -129,7 +126,7 @@ DEAL_OPTIONS = (
         parse_strategies,
         default=lambda values: ("basic",) * 4,
         store=_list,
-        load=_tuple,
+        load=load_names,
     ),
     Option(
         "contracts",
@@ -137,7 +134,7 @@ DEAL_OPTIONS = (
         default=lambda values: variant_names(values["ruleset"]),
         by_ruleset=True,  # bierkaart is a name under the beer-card ruleset only
         store=_list,
-        load=_tuple,
+        load=load_names,
     ),
     Option("dealer", parse_dealer, default=lambda values: 0, load=int),
     Option(
@@ -149,7 +146,11 @@ DEAL_OPTIONS = (
     ruleset_option(record_standard=True),
 )
 DEAL_CONFIG = ConfigKind(
-    DEAL_RUN, DEAL_OPTIONS, RunConfig, count_example="1e6, 2.5M, 10k or 1_000_000"
+    DEAL_RUN,
+    DEAL_OPTIONS,
+    RunConfig,
+    count_example="1e6, 2.5M, 10k or 1_000_000",
+    part_keys=("rows",),
 )
 #: the options of a deal run's identity besides its ruleset
 IDENTITY_OPTIONS = tuple(o.name for o in DEAL_OPTIONS if o.identity and o.name != "ruleset")

@@ -37,6 +37,7 @@ from bonken_sim.runs.run_config import (
     Option,
     count_option,
     given_ruleset,
+    load_names,
     ruleset_option,
 )
 
@@ -108,10 +109,11 @@ GAME_OPTIONS = (
     SEED,
     Option(
         "players",
-        lambda value: tuple(parse_profiles(value)),
+        # typed as ``a,b,c,d``; a list of names from Python or a manifest alike
+        lambda value: tuple(parse_profiles(value if isinstance(value, str) else ",".join(value))),
         default=lambda values: ("basic",) * 4,
         store=list,
-        load=tuple,
+        load=load_names,
     ),
     # --order / --doubling given win over the ruleset's
     Option("order", parse_order, default=lambda values: values["ruleset"].order, load=str),

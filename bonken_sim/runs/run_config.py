@@ -14,6 +14,7 @@ What differs between kinds is data: a ``ConfigKind`` holds the kind's run direct
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from typing import Any
 
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
 from bonken_sim.runs.directory import KIND_NAMES, RunKind
-from bonken_sim.runs.executors import ExecutorError, make_spec
+from bonken_sim.runs.executors import ExecutorError, ExecutorSpec, make_spec
+from bonken_sim.runs.manifest import MANIFEST_CHECKS, check_parts, short
 from bonken_sim.runs.options import (
     default_threads,
     draw_seed,
@@ -41,6 +43,14 @@ Values = dict[str, Any]
 
 def _same(value: Any) -> Any:
     return value
+
+
+def load_names(stored: Any) -> tuple:
+    """A list of names as a manifest records it (players, strategies, contracts), as a tuple;
+    TypeError for anything else (a text would read as its letters)."""
+    if not isinstance(stored, list):
+        raise TypeError(f"{short(stored)} is not a list of names")
+    return tuple(stored)
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,11 @@ class ConfigKind:
     options: tuple[Option, ...]
     build: Callable[..., Any]
     count_example: str  # in the message when the count is missing
+    part_count: str = ""  # what a part entry counts ("": the count option's name)
+    part_keys: tuple[str, ...] = ()  # what else a part entry holds that its readers read
+
+    def __post_init__(self) -> None:
+        MANIFEST_CHECKS[self.run.format] = self.check_manifest
 
     @property
     def noun(self) -> str:
@@ -237,6 +252,47 @@ class ConfigKind:
         except (AssertionError, ValueError, TypeError, KeyError) as exc:
             raise self.run.error(f"{root}: the manifest's options cannot be read: {exc}") from None
 
+    def check_manifest(self, doc: dict) -> None:
+        """ValueError ``field: why`` unless ``doc`` (a manifest of this kind, of the right
+        shape: manifest.check_shape) records what a run of this kind records: every identity
+        option read back and parsed as if given, the run they make recording the very same
+        values (a count as a whole number, names as written), each part entry naming its
+        number, its count and its files."""
+        config = doc.get("config", {})
+        values: Values = {}
+        for o in sorted(self.options, key=lambda o: o.name != "ruleset"):  # names need it
+            values[o.name] = self._read_back(o, config, values)
+        run = self.build(**values, threads=1, executor_spec=ExecutorSpec())
+        for name, want in run.identity().items():
+            if name == "ruleset" or _json(config.get(name)) == _json(want):
+                continue
+            if name not in config:
+                raise ValueError(f"config.{name} is missing")
+            raise ValueError(
+                f"config.{name}: {short(config.get(name))} where a run records {short(want)}"
+            )
+        unit = self.part_count or self.count.name
+        files = tuple(file for files in self.run.part_files for file in files)
+        start = f"{unit.removesuffix('s')}_start"  # deal_start, game_start
+        check_parts(doc.get("parts", []), ("index", unit, start, *files, *self.part_keys))
+
+    @staticmethod
+    def _read_back(o: Option, config: dict, values: Values) -> Any:
+        """The value of option ``o`` a manifest's ``config`` records, parsed as if given (the
+        default of one not part of the run's identity; the loaded value of one not recorded,
+        which the run recorded as its absence, or not at all)."""
+        if not o.identity:
+            return _default(o, values)
+        try:
+            value = o.load(config.get(o.name))
+            if o.name == "ruleset" or o.name not in config:  # checked whole by loading it
+                return value
+            return o.parse(value, values["ruleset"]) if o.by_ruleset else o.parse(value)
+        except (ValueError, TypeError) as exc:
+            if config.get(o.name) is None:
+                raise ValueError(f"config.{o.name} is missing") from None
+            raise ValueError(f"config.{o.name}: {exc}") from None
+
     def _resumed(self, root: Path, given: Values, stored: Values) -> Values:
         """The resumed run's values: its own, with the given identity options checked
         against them, and the other options given or their defaults."""
@@ -276,6 +332,12 @@ class ConfigKind:
 def _default(option: Option, values: Values) -> Any:
     assert option.default is not None  # the count is required: checked before
     return option.default(values)
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON text: equal for values a manifest holds alike (``20`` is not ``20.0``
+    nor ``true``)."""
+    return json.dumps(value, sort_keys=True)
 
 
 def _fitted(options: tuple[Option, ...], values: Values) -> Values:

@@ -33,6 +33,7 @@ from bonken_sim.runs.run_config import (
     ConfigKind,
     Option,
     given_ruleset,
+    load_names,
     ruleset_option,
 )
 from bonken_sim.table.players import DEFAULT_TIME_LIMIT, is_command, parse_player
@@ -214,7 +215,7 @@ MATCH_OPTIONS = (
         parse_players,
         default=lambda values: ("basic",) * 4,
         store=list,
-        load=tuple,
+        load=load_names,
     ),
     Option("duplicate", parse_duplicate, default=lambda values: True, load=bool),
     Option(
@@ -248,7 +249,9 @@ MATCH_OPTIONS = (
         identity=False,
     ),
 )
-MATCH_CONFIG = ConfigKind(MATCH_RUN, MATCH_OPTIONS, MatchConfig, count_example="100, 1k or 1e3")
+MATCH_CONFIG = ConfigKind(
+    MATCH_RUN, MATCH_OPTIONS, MatchConfig, count_example="100, 1k or 1e3", part_count="games"
+)
 
 
 def make_match_config(

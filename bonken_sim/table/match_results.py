@@ -26,6 +26,7 @@ from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.readers import dictionary_codes, run_names_rules
 from bonken_sim.runs.summary_text import counted
 from bonken_sim.stats import mean_interval, wilson_interval
+from bonken_sim.table import match_config  # noqa: F401  (checks a match's manifest)
 from bonken_sim.table.players import FAULT_KINDS
 
 

@@ -156,5 +156,5 @@ def test_a_damaged_manifest_is_one_line_of_the_kind_s_error(runs, tmp_path):
         manifest = json.loads((out / MANIFEST).read_text())
         manifest["config"]["seed"] = None
         (out / MANIFEST).write_text(json.dumps(manifest))
-        with pytest.raises(error, match="the manifest's options cannot be read"):
+        with pytest.raises(error, match="is not a valid manifest: config.seed is missing"):
             make(out=out, resume=True)

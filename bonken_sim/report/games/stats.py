@@ -43,6 +43,7 @@ from bonken_sim.runs.storage import (
     require_complete,
 )
 from bonken_sim.stats import mean_ci_array, wilson_array
+from bonken_sim.table import match_config  # noqa: F401  (checks a match's manifest)
 
 GAME_FORMAT = FORMAT  # the manifest format of a game run
 #: the manifest formats whose directories are read as game runs (game runs and matches)
