@@ -5,6 +5,8 @@ here, so that each meets the same hostile inputs."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from typing import Any
 
@@ -100,3 +102,72 @@ def hostile_bytes() -> st.SearchStrategy[bytes]:
         other_encodings(),
         byte_soups(),
     )
+
+
+def json_paths(value: Any, at: tuple = ()) -> list[tuple]:
+    """Every path to a value inside a JSON document (keys and list indices), ``()`` first."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += json_paths(item, (*at, key))
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            found += json_paths(item, (*at, k))
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn, doc: dict | list, max_depth: int | None = None) -> tuple[Any, str]:
+    """A real document with the value at one path replaced by any JSON value, or the key
+    removed: (the copy, what was done, for ``note``). The rest stays right, so a decoder
+    meets a value wrong in one place only. ``max_depth``: only paths that short (a document
+    of long lists has most of its paths in them)."""
+    doc = copy.deepcopy(doc)
+    paths = [p for p in json_paths(doc)[1:] if max_depth is None or len(p) <= max_depth]
+    path = draw(st.sampled_from(paths))
+    parent = functools.reduce(lambda v, k: v[k], path[:-1], doc)
+    if isinstance(parent, dict) and draw(st.booleans()):
+        del parent[path[-1]]
+        return doc, f"del {path}"
+    parent[path[-1]] = draw(json_values(max_leaves=8))
+    return doc, f"set {path}"
+
+
+def toml_text(doc: dict[str, Any]) -> str:
+    """``doc`` written as TOML (every table inline, every key quoted): a tiny writer for
+    the tests, where tomli_w is not a dependency. A value TOML cannot hold (a lone
+    surrogate) gives a document the parser refuses, which is one more hostile input."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int | float | str):
+            return json.dumps(v) if not isinstance(v, float) or v == v else "nan"
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return "{" + ", ".join(f"{json.dumps(k)} = {value(x)}" for k, x in v.items()) + "}"
+
+    return "".join(f"{json.dumps(k)} = {value(v)}\n" for k, v in doc.items())
+
+
+_TOML_SCALARS = (
+    st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
+)
+
+
+@st.composite
+def toml_documents(draw: st.DrawFn, keys: list[str], words: list[Any]) -> dict[str, Any]:
+    """A TOML document (as ``tomllib`` reads it) of some of the real ``keys`` (a few
+    unknown ones too), each with a value of any type: one of the real ``words`` (so that
+    many documents are nearly right), a scalar, a list or a table."""
+    scalars = st.sampled_from(words) | _TOML_SCALARS
+    values = st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+        max_leaves=6,
+    )
+    names = st.sampled_from(keys) | st.text(max_size=10)
+    return draw(st.dictionaries(names, values, max_size=6))

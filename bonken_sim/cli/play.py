@@ -286,7 +286,7 @@ def _replay_file(path: Path, quiet: bool) -> tuple[int, int]:
                 record = _trace_record(line, where)
                 try:
                     scores = replay_record(record)
-                    if "scores" in record and list(record["scores"]) != scores:
+                    if "scores" in record and record["scores"] != scores:
                         raise IllegalPlay(f"scores {record['scores']} but the play gives {scores}")
                     n_ok += 1
                 except IllegalPlay as exc:

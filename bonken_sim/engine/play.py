@@ -474,7 +474,7 @@ def replay(record: dict) -> list[int]:
     rules = record_ruleset(record)
     variant = _record_variant(record, rules)
     dealer = record.get("dealer")
-    if dealer not in (0, 1, 2, 3):
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
         raise IllegalPlay(f"dealer must be a seat 0-3, got {dealer!r}")
     try:
         hand_cards = [[parse_card(c) for c in h] for h in record["hands"]]

@@ -152,6 +152,8 @@ def contract_from_name(name: str) -> Contract:
 
 
 def trump_from_name(name: str) -> str:
+    if not isinstance(name, str):  # a trump of a JSON document may be any value
+        raise BadValue(f"unknown trump {name!r} (expected one of: {', '.join(TRUMPS)})")
     key = name.strip().upper()
     if key in ("N", "NOTRUMP", "SA", "SANS"):
         key = "NT"
@@ -273,7 +275,9 @@ _CARD_TEXTS = {RANKS[r] + SUITS[s]: 13 * s + r for s in range(4) for r in range(
 
 def parse_card(text: str) -> int:
     """Card text to index: rank ``2-9 T J Q K A`` (or ``10``) then suit ``C D H S``."""
-    if isinstance(text, str) and (c := _CARD_TEXTS.get(text)) is not None:
+    if not isinstance(text, str):  # a card of a JSON document may be any value
+        raise BadValue(f"not a card: {text!r} (write rank then suit, e.g. QS, TH, 10H, 2C)")
+    if (c := _CARD_TEXTS.get(text)) is not None:
         return c
     # Upper-case ASCII letters only: str.upper() maps some non-ASCII letters onto ASCII ones
     # (the long s becomes S), and such input must not pass for a card.

@@ -5,12 +5,10 @@ directory is changed."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -21,7 +19,7 @@ from bonken_sim.runs.game_format import game_manifest, is_game_run, manifest_for
 from bonken_sim.runs.lock import Holder
 from bonken_sim.runs.manifest import MANIFEST, NotARun, read_manifest
 from bonken_sim.runs.schema import FORMAT, SCHEMA_VERSION
-from tests.fuzz_inputs import EXAMPLES, hostile_bytes, json_values
+from tests.fuzz_inputs import EXAMPLES, hostile_bytes, mutated
 
 DAMAGE = [b"[" * 50_000, b"[1, 2]", b"42", b"\xff\xfe{}", b'{"format": 3', b"NaN"]
 _RUN = f'{{"format": "{FORMAT}", "schema_version": {SCHEMA_VERSION}, '.encode()
@@ -86,31 +84,6 @@ def real_runs(tmp_path_factory):
 
 def _files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-
-
-def _paths(value: Any, at: tuple = ()) -> list[tuple]:
-    """Every path to a value inside a JSON document (keys and list indices)."""
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*at, key))
-    elif isinstance(value, list):
-        for k, item in enumerate(value):
-            found += _paths(item, (*at, k))
-    return found
-
-
-@st.composite
-def mutated(draw: st.DrawFn, doc: dict) -> tuple[dict, str]:
-    """``doc`` with the value at one path replaced by any JSON value, or the key removed."""
-    doc = copy.deepcopy(doc)
-    path = draw(st.sampled_from(_paths(doc)[1:]))
-    parent = functools.reduce(lambda v, k: v[k], path[:-1], doc)
-    if isinstance(parent, dict) and draw(st.booleans()):
-        del parent[path[-1]]
-        return doc, f"del {path}"
-    parent[path[-1]] = draw(json_values(max_leaves=8))
-    return doc, f"set {path}"
 
 
 #: the resumes of each kind of run (a manifest the readers refuse, every command refuses)
