@@ -40,9 +40,18 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,dev,dask]'
 	touch $@ $(VENV)/.installed-run
 
-# No warmup first: each command compiles only the kernels it plays, once, and says so.
+# No warmup first: each command compiles only the kernels it plays, once, and says so. The
+# kernels `bonken-sim serve` adds (its computer players' decisions, about 90 CPU-s once the
+# other commands' play loops are cached) compile in a second process beside the rest, from
+# once the first `play` has compiled the basic loops they build on; niced, so that it takes
+# the core a step leaves idle (a compile on one core, a process starting) rather than time
+# from the steps. The last step waits for it, so a first `serve` is ready at once (the files:
+# its process and how it ended).
+SERVE_WARM := results/.serve-kernels-status
 run: $(VENV)/.installed-run
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract hartenjagen
+	@rm -f $(SERVE_WARM); (nice -n 10 $(BIN)/bonken-sim warmup --for serve >/dev/null; \
+	  echo $$? >$(SERVE_WARM)) & echo $$! >$(SERVE_WARM).pid
 	$(BIN)/bonken-sim play --seed 1 --deal 0 --contract troeven --trump S
 	$(BIN)/bonken-sim trace --deals 1000 --seed 1 --out results/trace_seed1.jsonl --force
 	$(BIN)/bonken-sim replay --quiet results/trace_seed1.jsonl
@@ -55,6 +64,9 @@ run: $(VENV)/.installed-run
 	done
 	$(BIN)/bonken-sim ladder --deals 20k --expert-deals 1000 --games $(LADDER_GAMES) --seed 1 --out results/ladder-main.json --force
 	$(BIN)/bonken-sim report results/run-main --games results/games-main --ladder results/ladder-main.json
+	@while kill -0 $$(cat $(SERVE_WARM).pid) 2>/dev/null; do sleep 1; done; \
+	  status=$$(cat $(SERVE_WARM) 2>/dev/null || echo 1); rm -f $(SERVE_WARM) $(SERVE_WARM).pid; \
+	  [ "$$status" = 0 ] || echo "bonken-sim warmup --for serve failed (exit $$status)" >&2; exit $$status
 
 test: $(VENV)/.installed-test
 	@scripts/ensure_chromium.sh

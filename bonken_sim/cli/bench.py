@@ -178,14 +178,31 @@ def bench(
 
 
 @click.command()
-def warmup():
-    """Compile every numba kernel into the on-disk cache and say how long it took."""
+@click.option(
+    "--for",
+    "command",
+    type=click.Choice(["serve"]),
+    default=None,
+    help="Only the kernels this command needs that are not compiled yet (serve: its computer "
+    "players, hints and replays). [default: every kernel]",
+)
+def warmup(command):
+    """Compile the numba kernels (every one, or those --for a command needs) into the on-disk
+    cache and say how long it took."""
     from bonken_sim.engine.version import kernel_cache_dir
+    from bonken_sim.engine.warmup import warm
     from bonken_sim.engine.warmup import warmup as do_warmup
 
     line = StageLine("bonken-sim warmup") if sys.stderr.isatty() else None
+    # progress(parts done, parts in all, the part, numba's compiles)
+    show = None if line is None else lambda k, n, *_: line("compiling kernels", k, n)
     try:
-        seconds = do_warmup(None if line is None else lambda k, n: line("compiling kernels", k, n))
+        if command == "serve":
+            from bonken_sim.serve.kernels_ready import SERVE_NEEDS
+
+            seconds = warm(SERVE_NEEDS, show)
+        else:
+            seconds = do_warmup(show)
     finally:
         if line is not None:
             line.clear()

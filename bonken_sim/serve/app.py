@@ -7,20 +7,22 @@ action out of turn 409. A game is saved after every decision (``store``)."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_from_directory
 
 from bonken_sim.errors import BadValue, UserFixableError, internal_error_log
+from bonken_sim.files import NotJson, json_document
 from bonken_sim.rules.presets import PRESET_NAMES, PRESET_SUMMARIES
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, load_rules_file, preset
 from bonken_sim.runs.options import draw_seed, parse_seed
 from bonken_sim.serve import coach
+from bonken_sim.serve.guard import Guard
+from bonken_sim.serve.kernels_ready import Kernels
 from bonken_sim.serve.store import GameStore, UnknownGame
 from bonken_sim.serve.table_game import TABLE_PROFILES, GameError, OutOfTurn, TableGame
 from bonken_sim.serve.table_state import public_state, summary
@@ -38,6 +40,8 @@ class ServeOptions:
     ruleset: Ruleset = STANDARD
     hint_samples: int = coach.DEFAULT_HINT_SAMPLES
     run: dict[str, Any] | None = None  # the opened run (run_browser.open_run)
+    guard: Guard = field(default_factory=Guard)  # the address served, its token if any
+    kernels: Kernels = field(default_factory=Kernels)  # compiled yet? (serve compiles them)
 
 
 class BadRequest(BadValue):
@@ -57,9 +61,9 @@ def _body() -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise BadRequest("malformed JSON body") from None
+        body = json_document(raw, allow_nan=False)
+    except NotJson as exc:
+        raise BadRequest(f"malformed JSON body: {exc.why}") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
     return body
@@ -92,6 +96,7 @@ def _ruleset(body: dict[str, Any], default: Ruleset) -> Ruleset:
 def create_app(options: ServeOptions) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    options.guard.install(app)
     store = GameStore(options.state_dir)
     advise_lock = threading.Lock()
     app.extensions["bonken_store"] = store
@@ -261,4 +266,9 @@ def create_app(options: ServeOptions) -> Flask:
             raise UnknownGame("no run is open (bonken-sim serve RUN_DIR opens one)")
         return jsonify(one_deal(options.run, dict(request.args)))
 
+    # the views that call a kernel answer 503 until the kernels are compiled (the page, its
+    # configuration, the list of saved games and a trace call none)
+    options.kernels.install(
+        app, ("new_game", "get_game", "act", "get_hint", "get_review", "advise", "run_deal")
+    )
     return app

@@ -190,3 +190,59 @@ def test_an_opened_run_is_browsed_and_replayed_in_the_browser(browser, tmp_path)
         thread.join(10)
         server.server_close()
     assert errors == []
+
+
+def _compiling(tmp_path, monkeypatch):
+    """serve's kernels as on an empty cache (only the markers are looked up there), moved by
+    hand: the page's waiting state without a compile."""
+    from bonken_sim.serve.kernels_ready import SERVE_NEEDS, Kernels
+
+    monkeypatch.setenv("BONKEN_SIM_CACHE_DIR", str(tmp_path / "empty-cache"))
+    kernels = Kernels(SERVE_NEEDS)
+    monkeypatch.delenv("BONKEN_SIM_CACHE_DIR")
+    return kernels
+
+
+@pytest.mark.parametrize("outcome", ["ready", "failed"])
+def test_a_new_game_waits_for_the_kernels_with_the_progress_shown(
+    browser, tmp_path, monkeypatch, outcome
+):
+    from bonken_sim.serve.app import ServeOptions
+    from bonken_sim.serve.server import address, serve_in_thread
+
+    kernels = _compiling(tmp_path, monkeypatch)
+    kernels.progress(1, ("decide", "advanced"), 42)
+    server, thread = serve_in_thread(ServeOptions(tmp_path / "state", kernels=kernels))
+    page, errors = open_page(browser, 420)
+    try:
+        page.goto(address(server) + "?fast=1")
+        page.wait_for_selector("#kernels:not([hidden])")
+        shown = page.text_content("#kernels") or ""
+        assert "Compiling the computer players" in shown
+        assert "part 2 of 4" in shown and "decide (advanced)" in shown
+        page.fill("#new-game input[name=seed]", "7")
+        page.click("#new-game button[type=submit]")  # asked for while compiling: it waits
+        page.wait_for_timeout(1500)
+        assert page.is_hidden("#game") and page.is_hidden("#error")
+        if outcome == "ready":
+            kernels.finish()
+            page.wait_for_selector("#game:not([hidden])", timeout=30_000)
+            settle_page(page)
+            assert page.is_hidden("#kernels")
+            assert call(address(server), "GET", f"/api/games/{game_id(page)}")[0] == 200
+        else:
+            kernels.fail("TypingError: no kernel today")
+            page.wait_for_selector("#kernels[data-state=failed]")
+            assert "could not be compiled: TypingError: no kernel today" in (
+                page.text_content("#kernels") or ""
+            )
+            page.wait_for_selector("#error:not([hidden])")
+            assert "compiling the kernels failed" in (page.text_content("#error") or "")
+            assert page.is_hidden("#game")
+            # the form's handler rethrows a refused request, as for any other refusal
+            errors = [e for e in errors if "compiling the kernels failed" not in e]
+    finally:
+        server.shutdown()
+        thread.join(10)
+        server.server_close()
+    assert errors == []

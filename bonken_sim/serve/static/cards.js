@@ -77,6 +77,10 @@ async function api(method, path, body) {
     }
     const resp = await fetch(path, opts);
     const data = await resp.json().catch(() => ({ error: "the server's answer is not JSON" }));
+    if (resp.status === 503 && data.kernels) {  // still compiling (kernels.js): then again
+      await kernelsReady(data.kernels);
+      return await api(method, path, body);
+    }
     if (!resp.ok) throw new Error(data.error || ("HTTP " + resp.status));
     showError(null);
     return data;
