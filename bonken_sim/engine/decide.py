@@ -25,6 +25,7 @@ from typing import Any
 from bonken_sim.engine.decide_game import decide_choose, decide_double
 from bonken_sim.engine.decide_play import decide_play
 from bonken_sim.engine.games import PROFILES
+from bonken_sim.engine.legal import check, legal
 from bonken_sim.engine.play import parse_strategies
 from bonken_sim.engine.views import (
     BadView,
@@ -49,6 +50,8 @@ __all__ = [
     "View",
     "Weighed",
     "decide",
+    "check",
+    "legal",
     "legal_contracts",
     "legal_doubles",
     "seat_policy",
@@ -113,9 +116,9 @@ def decide(
 
 def legal_contracts(view: ChooseView | Mapping[str, Any]) -> tuple[str, ...]:
     """The variants the chooser of ``view`` may choose (RULES.md §6 and the ruleset)."""
-    return decide(view, "random").legal
+    return legal(view)
 
 
 def legal_doubles(view: DoubleView | Mapping[str, Any]) -> tuple[int, ...]:
     """The seats the doubler of ``view`` may double (RULES.md §5 and the ruleset)."""
-    return tuple(int(t) for t in decide(view, "basic-nodouble").legal)
+    return tuple(int(t) for t in legal(view))

@@ -91,6 +91,47 @@ def _choice_inputs(view: ChooseView):
     return rules, k, hand, neg, trump
 
 
+def legal_choose(view: ChooseView) -> tuple[str, ...]:
+    """The variants the chooser of ``view`` may choose, in id order. ``BadView`` when
+    nothing is open to him."""
+    rules, k, hand, neg, trump = _choice_inputs(view)
+    legal = choice_mask(rules, rules_table(rules), k, hand, (neg, trump, not view.had_troeven))
+    names = variant_names(rules)
+    options = tuple(names[u] for u in range(N_VARIANTS) if (legal >> u) & 1)
+    if not options:
+        raise BadView("no contract is open to the chooser (every one is played or not his)")
+    return options
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_table(key: str) -> np.ndarray:
+    return kernel_table(Ruleset.from_dict(json.loads(key)).table)
+
+
+def rules_table(rules: Ruleset) -> np.ndarray:
+    """The ruleset's kernel table (one copy per ruleset)."""
+    return _rules_table(json.dumps(rules.to_dict(), sort_keys=True))
+
+
+def choice_mask(rules: Ruleset, table: np.ndarray, k: int, hand: int,
+                free: tuple[int, int, bool]) -> int:  # fmt: skip
+    """The variants (bit v: variant v) the chooser of deal ``k`` holding ``hand`` may
+    choose; ``free``: (negatives still open, trump options still open, may he still choose
+    troeven). The game kernel's own option functions (``contract_options``,
+    ``without_domino``, as ``choice_options`` calls them), run as plain Python."""
+    neg, trump, may_trump_now = free
+    turns_left = (10 - k) // 4 + 1  # his turns: this deal and every fourth (11 deals a game)
+    mask, may_trump, must_trump = G.contract_options.py_func(
+        rules.order == "fixed", k, neg, may_trump_now, turns_left
+    )
+    if G.domino_restricted(table) and not must_trump:
+        mask = G.without_domino.py_func(mask, hand, may_trump, trump)
+    legal = 0 if must_trump else mask
+    if may_trump:
+        legal |= trump << N_NEGATIVE
+    return legal
+
+
 def decide_choose(view: ChooseView, choice: int, seed: int, explain: bool) -> Decision:
     """The chooser's contract under the choice policy ``choice`` (``game.CHOICE_*``): the
     fitted relative-value choice, the search (``game_search``, its samples drawn with
@@ -156,8 +197,25 @@ def _said(view: DoubleView, dealer: int, me: int) -> int:
     return bits
 
 
-def _may_double(view: DoubleView, rules: Ruleset, table: np.ndarray, v: int, hand: int,
-                bits: int, me: int, dealer: int) -> list[int]:  # fmt: skip
+def _double_inputs(view: DoubleView) -> tuple[Ruleset, int, int, int, int, int]:
+    """A doubling view checked: (ruleset, dealer, seat, hand, variant id, doubles said)."""
+    rules = ruleset_of(view.ruleset)
+    if not rules.doubling:
+        raise BadView("the ruleset plays without doubling: there is no doubling pass")
+    dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
+    hand = full_hand(view.hand)
+    v = variant_of(view.contract, rules).id
+    return rules, dealer, me, hand, v, _said(view, dealer, me)
+
+
+def legal_double(view: DoubleView) -> tuple[str, ...]:
+    """The seats the doubler of ``view`` may double, as ``"0"``-``"3"``."""
+    rules, dealer, me, hand, v, bits = _double_inputs(view)
+    return tuple(str(t) for t in may_double(rules_table(rules), v, hand, bits, me, dealer))
+
+
+def may_double(table: np.ndarray, v: int, hand: int, bits: int, me: int,
+                dealer: int) -> list[int]:  # fmt: skip
     """The seats ``me`` may double: any other, the chooser only those who doubled him
     (unless the ruleset lets him start); none in Domino without an ace or a 2 where a
     house rule asks for one."""
@@ -174,15 +232,9 @@ def decide_double(view: DoubleView, policy: int, choice: int, explain: bool,
     (``policy`` search: ``game_search``, its samples drawn with ``seed`` and the view), else
     none. ``choice``: the profile's choice policy (a fitted chooser weighs his hand as his
     choice did)."""
-    rules = ruleset_of(view.ruleset)
-    if not rules.doubling:
-        raise BadView("the ruleset plays without doubling: there is no doubling pass")
-    dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
-    hand = full_hand(view.hand)
-    v = variant_of(view.contract, rules).id
-    bits = _said(view, dealer, me)
+    rules, dealer, me, hand, v, bits = _double_inputs(view)
     ma, vt, table = _models_for(rules)
-    may = _may_double(view, rules, table, v, hand, bits, me, dealer)
+    may = may_double(table, v, hand, bits, me, dealer)
     legal = tuple(str(t) for t in may)
     kind = policy & POLICY_MASK
     if kind not in (G.DOUBLE_FITTED, G.DOUBLE_SEARCH) or not may:

@@ -78,6 +78,8 @@ def _plays(plays: Sequence[tuple[int, str]]) -> tuple[np.ndarray, np.ndarray]:
 def _stake(stake: Sequence[Sequence[int]] | None) -> np.ndarray:
     if stake is None:
         return np.zeros((4, 4), np.int64)
+    if _plain_stake(stake):
+        return np.array(stake, np.int64)
     try:
         arr = np.array(stake, dtype=np.int64)
     except (TypeError, ValueError, OverflowError):
@@ -89,8 +91,65 @@ def _stake(stake: Sequence[Sequence[int]] | None) -> np.ndarray:
     return arr
 
 
+def _plain_stake(stake: Sequence[Sequence[int]]) -> bool:
+    """Is ``stake`` 4 x 4 plain integers 0-2, symmetric, 0 on the diagonal (a table's
+    stake, checked without numpy; anything else goes through ``_stake``'s checks)?"""
+    if type(stake) not in (list, tuple) or len(stake) != 4:
+        return False
+    if any(type(row) not in (list, tuple) or len(row) != 4 for row in stake):
+        return False
+    for p, row in enumerate(stake):
+        if row[p] != 0:
+            return False
+        for q, x in enumerate(row):
+            if type(x) is not int or not 0 <= x <= 2 or stake[q][p] != x:
+                return False
+    return True
+
+
 def _code_str(code: int) -> str:
     return "pass" if code == PASS else card_str(code)
+
+
+def _refused(verdict: int, index: int, codes: np.ndarray, seats: np.ndarray, me: int,
+             hand: int) -> BadView:  # fmt: skip
+    """The view's fault the core's verdict names, as a ``BadView``."""
+    n_own = int(np.count_nonzero((seats == me) & (codes != PASS)))
+    return BadView(
+        _MESSAGES[verdict].format(
+            i=index,
+            card=_code_str(int(codes[index])) if index < len(codes) else "",
+            seat=int(seats[index]) if index < len(seats) else -1,
+            me=me,
+            size=bin(hand).count("1"),
+            n_own=n_own,
+            want=13 - n_own,
+        )
+    )
+
+
+def legal_play(view: PlayView) -> tuple[str, ...]:
+    """The cards the seat of ``view`` may play, ``("pass",)`` where Domino leaves it none:
+    the position replayed from the view as a decision replays it (``_core/decide.py``), the
+    loops' legal set there, and no card chosen."""
+    rules = ruleset_of(view.ruleset)
+    variant = variant_of(view.contract, rules)
+    dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
+    hand = hand_mask(view.hand)
+    seats, codes = _plays(view.plays)
+    verdict, index, legal, card = D.decide_card(
+        kernel_table(rules.table[variant.id]), np.uint64(hand), dealer, me, codes, seats,
+        STRAT_RANDOM, 0, _NO_STAKE, np.zeros(len(codes), np.uint64), np.zeros(4, np.uint64),
+    )  # fmt: skip
+    if verdict != D.OK:
+        raise _refused(int(verdict), int(index), codes, seats, me, hand)
+    if card == PASS:
+        return ("pass",)
+    return tuple(card_str(c) for c in mask_cards(int(legal)))
+
+
+#: the stake of a view without doubles (the legal cards never read it)
+_NO_STAKE = np.zeros((4, 4), np.int64)
 
 
 def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision:
@@ -122,19 +181,7 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision
             scratch,
         )  # fmt: skip
     if verdict != D.OK:
-        n_own = int(np.count_nonzero((seats == me) & (codes != PASS)))
-        i = int(index)
-        raise BadView(
-            _MESSAGES[int(verdict)].format(
-                i=i,
-                card=_code_str(int(codes[i])) if i < len(codes) else "",
-                seat=int(seats[i]) if i < len(seats) else -1,
-                me=me,
-                size=bin(hand).count("1"),
-                n_own=n_own,
-                want=13 - n_own,
-            )
-        )
+        raise _refused(int(verdict), int(index), codes, seats, me, hand)
     legal_cards = mask_cards(int(legal))
     if card == PASS:
         return Decision("pass", ())

@@ -8,6 +8,7 @@ the contract and the doubles said before it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,12 +153,25 @@ def seat_of(value: Any, what: str) -> int:
     return int(value)
 
 
+#: a card as ``card_str`` writes it -> its bit: a hand of such texts (every view a table
+#: makes) is read in one look-up a card, before the general parsing
+_BITS = {card_str(c): 1 << c for c in range(52)}
+
+
 def hand_mask(hand: str | Sequence[str]) -> int:
     """A hand (one string or a list of cards) as a card mask; a card twice is an error."""
     if isinstance(hand, str):
         return parse_hand(hand)
     if not isinstance(hand, Sequence):
         raise BadView(f"a hand is a string or a list of cards, got {hand!r}")
+    mask = 0
+    for text in hand:
+        bit = _BITS.get(text) if type(text) is str else None
+        if bit is None or mask & bit:
+            break  # not written as card_str writes it, or twice: the general reading says
+        mask |= bit
+    else:
+        return mask
     mask = 0
     for text in hand:
         c = parse_card(str(text))
@@ -184,9 +198,15 @@ def ruleset_of(value: Ruleset | str | None) -> Ruleset:
 
 def variant_of(name: Any, rules: Ruleset) -> Variant:
     try:
-        return _parse_variant(str(name), ruleset=rules)
+        return _variant(str(name), rules)
     except (UnknownContract, ValueError) as exc:
         raise BadView(str(exc)) from None
+
+
+@functools.lru_cache(maxsize=256)
+def _variant(name: str, rules: Ruleset) -> Variant:
+    """A contract name under a ruleset (read at every decision: kept once read)."""
+    return _parse_variant(name, ruleset=rules)
 
 
 def check_seed(seed: Any) -> int:

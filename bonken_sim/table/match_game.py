@@ -1,20 +1,9 @@
-"""One game at a match table, in Python: every contract choice, double and card asked of the
-seats' players (``players.py``), each deal scored by the engine's replay of its record.
+"""One game at a match table: the game state (``engine.game_state``) asks each seat's player
+(``players.py``) in turn, with its view, and applies the answer; the table sends the notices
+and records the faults, the traces and the game's row of the batch.
 
-The game follows ``game``'s kernel (``_core/game.py``, docs/ENGINE.md "Games") step by step,
-so that built-in ``basic`` and ``advanced`` seats play exactly the games ``game`` plays:
-
-- game ``g`` of a board: deal ``k`` (0-10) holds the cards of deal ``11·b + k`` of the seed
-  (``b`` the board; ``b = g`` without duplicates); the first dealer is ``g mod 4``, deal
-  ``k``'s dealer ``D = (g + k) mod 4``, its chooser ``D + 2``, its first leader ``D + 1``;
-- the chooser's options: the negatives not yet played, the trump options not yet named,
-  troeven once per seat (``ChooseView``: ``open``, ``had_troeven``; ``decide`` applies the
-  order, the last-turn call and the Domino restriction of the ruleset);
-- one doubling pass, D+3, D, D+1, then the chooser, each seat seeing the doubles said before
-  it (``DoubleView``), when the ruleset doubles;
-- the card play with the stakes in force (``PlayView.stake``, read by advanced play);
-- settlement ``final_p = raw_p + Σ_q m_pq (raw_p − raw_q)``, ``m_pq`` the directions doubled
-  between p and q.
+The state plays the game as ``game``'s kernel does, so built-in ``basic`` and ``advanced``
+seats play exactly the games ``game`` plays.
 
 **Seats are the table's.** Table seat ``p`` is always the match's player ``p``. A duplicate
 copy of a board (rotation ``r``) deals table seat ``p`` the board's hand of seat
@@ -34,34 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView
-from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch
-from bonken_sim.engine.play import IllegalPlay, deal_hands, is_domino, replay, trick_winner
-from bonken_sim.models.doubling import pass_order, settle
-from bonken_sim.rules.names import (
-    N_VARIANTS,
-    VARIANTS,
-    Variant,
-    card_str,
-    contract_name,
-    mask_cards,
-    variant_names,
-)
+from bonken_sim.engine.game_state import GameState, bits_of
+from bonken_sim.engine.games import GameBatch
 from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.table import protocol as P
 from bonken_sim.table.players import Builtin, Decided, Player
-
-N_NEGATIVE = sum(1 for v in VARIANTS if v.trump is None)
-#: card text -> card index, and back (the views hold texts, the trick winner takes indices)
-CARD_INDEX = {card_str(c): c for c in range(52)}
-_PASS = P.PASS
-
-
-class MatchBug(RuntimeError):
-    """The table produced a deal the engine's replay refuses: a bug, never a player's doing
-    (every answer is checked against ``decide``'s legal options first)."""
 
 
 @dataclass(frozen=True)
@@ -104,177 +70,55 @@ class Table:
         self.seed = seed
         self.ruleset = ruleset
         self.doubling = doubling
-        self.names = variant_names(ruleset)
-        self.variants = [Variant(v.contract, v.trump) for v in VARIANTS]
-        self.domino = [is_domino(v, ruleset) for v in self.variants]
-        self.contracts = [contract_name(v, ruleset) for v in self.variants]
-        self.rules_record = ruleset.to_dict()
         # decide notes a seat shown clean only for seats that do not play random (as the
         # play loops do): the random built-in seats, as the views tell it
         self.random_seats = tuple(
             p for p, pl in enumerate(players) if isinstance(pl, Builtin) and pl.spec == "random"
         )
 
-    # -- a game ------------------------------------------------------------------------------
     def play(self, copy: Copy, batch: GameBatch, row: int, record: Record) -> None:
         """Play table game ``copy`` into row ``row`` of ``batch``."""
-        g, r = copy.game, copy.rotation
+        state = GameState.start(self.seed, copy.game, self.ruleset, board=copy.board,
+                                rotation=copy.rotation, variant=copy.variant,
+                                doubling=self.doubling, random_seats=self.random_seats)  # fmt: skip
         for p, pl in enumerate(self.players):
-            self._notice(pl, P.game_start(g, p, self.specs), copy, None, p, record)
-        open_neg = list(range(N_NEGATIVE))
-        open_trump = list(range(N_NEGATIVE, N_VARIANTS))
-        had_troeven = [False] * 4
-        totals = [0, 0, 0, 0]
+            self._notice(pl, P.game_start(copy.game, p, self.specs), copy, None, p, record)
         seed = self._seed(copy)
-        for k in range(DEALS_PER_GAME):
-            dealer = (g + k) & 3
-            dealt = deal_hands(self.seed, DEALS_PER_GAME * copy.board + k)
-            hands = [[card_str(c) for c in mask_cards(dealt[(p + r) & 3])] for p in range(4)]
-            ctx = (copy, k)
-            doubles: list[tuple[int, int]] = []
-            if copy.variant is None:
-                chooser = (dealer + 2) & 3
-                view = ChooseView(
-                    dealer=dealer,
-                    seat=chooser,
-                    hand=tuple(hands[chooser]),
-                    deal=k,
-                    open=tuple(self.names[v] for v in (*open_neg, *open_trump)),
-                    had_troeven=had_troeven[chooser],
-                    scores=tuple(totals),
-                    ruleset=self.ruleset,
-                )
-                v = self.names.index(self._ask("choose", view, seed, ctx, record))
-                if v < N_NEGATIVE:
-                    open_neg.remove(v)
-                else:
-                    open_trump.remove(v)
-                    had_troeven[chooser] = True
-                if self.doubling:
-                    doubles = self._doubling(v, dealer, hands, seed, ctx, record)
-            else:
-                v = copy.variant
-            bits = 0
-            for d, t in doubles:
-                bits |= 1 << (4 * d + t)
-            stake = _stake(bits)
-            plays = self._cards(v, dealer, [list(h) for h in hands], stake, seed, ctx, record)
-            trace = self._trace(copy, k, v, dealer, hands, plays)
-            raw = self._score(trace)
-            final = [int(x) for x in settle(np.array([raw]), np.array([stake]))[0]]
-            trace.update(doubles=[list(x) for x in doubles], final=final)
+        while (turn := state.turn()).kind != "over":
+            view = state.view()
+            got: Decided = self.players[turn.seat].decide(turn.kind, view, seed)
+            if got.fault is not None:
+                fallback = list(got.value) if turn.kind == "double" else got.value
+                fault = self._fault(copy, state.deal, turn.seat, turn.kind, got.fault, fallback,
+                                    P.view_to_json(view))  # fmt: skip
+                record.faults.append(fault)
+            done = state.act(got.value)
+            if done is None:
+                continue
+            trace = done["trace"]
+            k = trace["game_deal"]
             record.traces.append(trace)
-            batch.variant[row, k] = v
-            batch.dbl[row, k] = bits
-            batch.raw[row, k] = raw
-            batch.final[row, k] = final
-            for p in range(4):
-                totals[p] += final[p]
-            end = P.deal_end(g, k, self.names[v], hands, plays, raw, final, doubles)
-            for p, pl in enumerate(self.players):
-                self._notice(pl, end, copy, k, p, record)
-        batch.totals[row] = totals
+            batch.variant[row, k] = done["variant"]
+            batch.dbl[row, k] = bits_of(trace["doubles"])
+            batch.raw[row, k] = trace["scores"]
+            batch.final[row, k] = trace["final"]
+            end = P.deal_end(copy.game, k, state.names[done["variant"]], trace["hands"],
+                             [tuple(x) for x in done["plays"]], trace["scores"],
+                             trace["final"], [tuple(x) for x in trace["doubles"]])  # fmt: skip
+            self._notices(end, copy, k, record)
+        batch.totals[row] = state.totals
         batch.profiles[row] = range(4)
-        for p, pl in enumerate(self.players):
-            self._notice(pl, P.game_end(g, totals), copy, None, p, record)
+        self._notices(P.game_end(copy.game, state.totals), copy, None, record)
 
     def _seed(self, copy: Copy) -> int:
         """The seed of random decisions in a game: the board's (every copy of a board draws
         alike where it sees alike)."""
         return (self.seed * 1_000_003 + copy.board * 131 + (copy.variant or 0)) % (1 << 63)
 
-    def _doubling(self, v, dealer, hands, seed, ctx, record) -> list[tuple[int, int]]:
-        """One pass: D+3, D, D+1, then the chooser, each seeing the doubles said so far."""
-        doubles: list[tuple[int, int]] = []
-        for d in pass_order(dealer):
-            view = DoubleView(
-                dealer=dealer,
-                seat=d,
-                hand=tuple(hands[d]),
-                contract=self.names[v],
-                doubles=tuple(doubles),
-                ruleset=self.ruleset,
-            )
-            for t in self._ask("double", view, seed, ctx, record):
-                doubles.append((d, int(t)))
-        return doubles
-
-    def _cards(self, v, dealer, hands, stake, seed, ctx, record) -> list[tuple[int, str]]:
-        """The deal's card play: every card (and Domino pass) asked of its seat."""
-        name = self.names[v]
-        plays: list[tuple[int, str]] = []
-        stake_view = None if not any(any(row) for row in stake) else stake
-
-        def ask(p: int) -> str:
-            view = PlayView(
-                contract=name,
-                dealer=dealer,
-                seat=p,
-                hand=tuple(hands[p]),
-                plays=tuple(plays),
-                ruleset=self.ruleset,
-                stake=stake_view,
-                random_seats=self.random_seats,
-            )
-            card = self._ask("play", view, seed, ctx, record)
-            plays.append((p, card))
-            if card != _PASS:
-                hands[p].remove(card)
-            return card
-
-        if self.domino[v]:
-            # Domino: from the dealer's left, every seat holding cards in turn lays one or
-            # passes, until the last card is laid (the play loop's and the replay's order)
-            turn = (dealer + 1) & 3
-            left = 52
-            while left:
-                if hands[turn]:
-                    left -= ask(turn) != _PASS
-                turn = (turn + 1) & 3
-            return plays
-        trump = self.variants[v].trump
-        leader = (dealer + 1) & 3
-        for _ in range(13):
-            trick = [CARD_INDEX[ask((leader + i) & 3)] for i in range(4)]
-            leader = (leader + trick_winner(trick, trump)) & 3
-        return plays
-
-    def _trace(self, copy, k, v, dealer, hands, plays) -> dict:
-        """The deal's trace record (``bonken-sim trace``'s form) and where it was played."""
-        return {
-            "deal": DEALS_PER_GAME * copy.board + k,
-            "dealer": dealer,
-            "contract": self.contracts[v],
-            "trump": self.variants[v].trump,
-            "hands": hands,
-            "plays": [c for _, c in plays],
-            "scores": None,
-            "ruleset": self.rules_record,
-            "game": copy.game,
-            "game_deal": k,
-            "board": copy.board,
-            "rotation": copy.rotation,
-        }
-
-    def _score(self, trace: dict) -> list[int]:
-        try:
-            raw = replay(trace)
-        except IllegalPlay as exc:
-            raise MatchBug(f"game {trace['game']} deal {trace['game_deal']}: {exc}") from None
-        trace["scores"] = raw
-        return raw
-
-    # -- asking ------------------------------------------------------------------------------
-    def _ask(self, kind: str, view: Any, seed: int, ctx, record: Record) -> Any:
-        p = view.seat
-        got: Decided = self.players[p].decide(kind, view, seed)
-        if got.fault is not None:
-            copy, k = ctx
-            fallback = list(got.value) if kind == "double" else got.value
-            record.faults.append(
-                self._fault(copy, k, p, kind, got.fault, fallback, P.view_to_json(view))
-            )
-        return got.value
+    # -- notices and faults ------------------------------------------------------------------
+    def _notices(self, msg: dict[str, Any], copy: Copy, k: int | None, record: Record) -> None:
+        for p, pl in enumerate(self.players):
+            self._notice(pl, msg, copy, k, p, record)
 
     def _notice(self, pl: Player, msg, copy: Copy, k: int | None, p: int, record: Record) -> None:
         fault = pl.notice(msg)
@@ -299,11 +143,3 @@ class Table:
             "fallback": fallback,
             "view": view,
         }
-
-
-def _stake(bits: int) -> list[list[int]]:
-    """The 4 x 4 directions doubled between seats, from the doubles' bits (4·d + t)."""
-    return [
-        [((bits >> (4 * p + q)) & 1) + ((bits >> (4 * q + p)) & 1) for q in range(4)]
-        for p in range(4)
-    ]

@@ -9,13 +9,12 @@ checked; an answer that cannot stand is a **fault**, handled the same way every 
 - kinds: ``crash`` (the program exited, or its pipe closed), ``timeout`` (no whole answer
   within the time limit), ``malformed`` (not an answer to this request: ``ProtocolError``),
   ``refused`` (it answered an error: it cannot answer the request), ``illegal`` (a card not
-  among ``decide``'s legal cards, a contract the chooser may not choose, a double the rules
-  forbid);
+  among the legal cards, a contract the chooser may not choose, a double the rules forbid:
+  ``engine.legal.check``);
 - the answer is refused: the program gets the table manager's error notice when it is still
   running (after a malformed, refused or illegal answer);
-- the table plays the **fallback**, the ``basic`` profile's decision there (``decide``, the
-  same call that gave the legal options), and the match goes on; the caller records the
-  fault (``Decided.fault``);
+- the table plays the **fallback**, the ``basic`` profile's decision there (``decide``), and
+  the match goes on; the caller records the fault (``Decided.fault``);
 - after a crash or a timeout the program is killed (its process group) and started again,
   with a fresh hello and the current game's ``game_start``, before its next decision. A
   program that cannot be started (the command does not run, its hello is missing, refused
@@ -38,6 +37,7 @@ from typing import Any, BinaryIO
 
 from bonken_sim.engine.decide import ChooseView, Decision, DoubleView, PlayView, decide
 from bonken_sim.engine.games import PROFILES
+from bonken_sim.engine.legal import check
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.table import protocol as P
@@ -118,29 +118,6 @@ def value_of(kind: str, d: Decision) -> Any:
     if kind == "choose":
         return d.contract
     return tuple(sorted(int(q) for q in d.doubles))
-
-
-def legal_fault(kind: str, value: Any, ref: Decision) -> str | None:
-    """Why ``value`` is not a legal answer where ``ref`` (decide's decision there) holds the
-    legal options; None when it is legal."""
-    if kind == "play":
-        if ref.card == P.PASS:  # Domino: nothing playable, the pass is forced
-            return None if value == P.PASS else f"{value} played where only a pass is legal"
-        if value in ref.legal:
-            return None
-        if value == P.PASS:
-            return f"a pass where cards are playable ({' '.join(ref.legal)})"
-        return f"{value} is not legal there (legal: {' '.join(ref.legal)})"
-    if kind == "choose":
-        if value in ref.legal:
-            return None
-        return f"{value} may not be chosen (legal: {', '.join(ref.legal)})"
-    may = {int(q) for q in ref.legal}
-    bad = [q for q in value if q not in may]
-    if not bad:
-        return None
-    allowed = ", ".join(str(q) for q in sorted(may)) or "none"
-    return f"may not double seat {', '.join(map(str, bad))} (may double: {allowed})"
 
 
 class Player:
@@ -308,13 +285,12 @@ class External(Player):
         return None
 
     def decide(self, kind: str, view: View, seed: int) -> Decided:
-        ref = decide(view, FALLBACK, seed)
-        value, fault = self._ask(kind, view, ref)
+        value, fault = self._ask(kind, view)
         if fault is None:
             return Decided(value)
-        return Decided(value_of(kind, ref), fault)
+        return Decided(value_of(kind, decide(view, FALLBACK, seed)), fault)
 
-    def _ask(self, kind: str, view: View, ref: Decision) -> tuple[Any, Fault | None]:
+    def _ask(self, kind: str, view: View) -> tuple[Any, Fault | None]:
         """Send the request and read the answer: (its value, None), or (None, the fault)."""
         if self.pipe is None:
             self._start()
@@ -341,7 +317,7 @@ class External(Player):
             fault = Fault(kind_of, str(exc), _text(line))
             return None, fault if kind_of == "refused" else self._refuse(rid, fault)
         self.answered, self.failed_starts = True, 0
-        why = legal_fault(kind, value, ref)
+        why = check(view, value)
         if why is not None:
             shown = list(value) if kind == "double" else value
             return None, self._refuse(rid, Fault("illegal", why, shown))

@@ -1,24 +1,28 @@
-"""The positions ``bot --check`` puts to a player, each with its legal answers (from
-``decide``'s ``legal``) and the cases it exercises.
+"""The positions ``bot --check`` puts to a player, each with its legal answers
+(``engine.legal``) and the cases it exercises.
 
-Card play comes from real deals: every turn of deals played by random seats (so that odd
-leads and discards come up), the seat's view at that turn. Contract choice walks whole
-games' choices (random legal ones), doubling whole passes (random legal doubles), with
-random hands. Everything is a pure function of the seed.
+Every position is a turn of a game played through the game state (``engine.game_state``)
+with random legal answers, so that odd leads, discards, choices and doubles come up: card
+play, every turn of a deal of each contract; contract choice, every choice of whole games;
+doubling, every turn of their doubling passes. Everything is a pure function of the seed.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView, decide
-from bonken_sim.engine.play import play
-from bonken_sim.rules.names import card_str, variant_names
+from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView
+from bonken_sim.engine.game_state import GameState
+from bonken_sim.engine.legal import refusal
+from bonken_sim.rules.names import parse_variant
 from bonken_sim.rules.rulesets import Ruleset
 
+View = PlayView | ChooseView | DoubleView
 _HEART_BAN = ("hartenjagen", "hartenheer")  # the contracts heart_lead speaks of
 _TRUMPS = ("troeven_C", "troeven_D", "troeven_H", "troeven_S")
 
@@ -29,7 +33,7 @@ class Position:
     alone when the seat must pass; variants; the seats it may double) and the cases (the
     check's findings) it counts in."""
 
-    view: PlayView | ChooseView | DoubleView
+    view: View
     legal: tuple[str, ...]
     cases: tuple[str, ...]
 
@@ -39,9 +43,7 @@ class Position:
 
     def allows(self, value: object) -> bool:
         """Whether an answer's value (a card, a variant, the seats doubled) is legal here."""
-        if self.kind == "double":
-            return isinstance(value, tuple) and all(str(t) in self.legal for t in value)
-        return value in self.legal
+        return refusal(self.kind, value, self.legal) is None
 
 
 def _suit(card: str) -> str:
@@ -78,85 +80,78 @@ def play_cases(view: PlayView, legal: tuple[str, ...], rules: Ruleset) -> tuple[
     return ("void in the led suit",)
 
 
-def _views_of_deal(seed: int, deal: int, variant: str, rules: Ruleset) -> Iterator[PlayView]:
-    """Every turn of one deal as the seat to play sees it."""
-    p = play(seed, deal, variant, "random", dealer=deal % 4, ruleset=rules)
-    hands = list(p.hands)
-    shown: list[tuple[int, str]] = []
-    for seat, card in zip(p.seats, p.plays, strict=True):
-        hand = tuple(card_str(c) for c in range(52) if hands[seat] >> c & 1)
-        yield PlayView(p.name, p.dealer, seat, hand, tuple(shown), rules)
-        if card is not None:
-            hands[seat] &= ~(1 << card)
-        shown.append((seat, "pass" if card is None else card_str(card)))
+def _answer(kind: str, options: tuple[str, ...], rng: np.random.Generator) -> Any:
+    """A random legal answer: each seat it may double with odds of one in three (the chooser
+    of a pass is doubled in seven passes of ten, and left alone in three), else one option."""
+    if kind == "double":
+        return tuple(int(t) for t in options if rng.random() < 1 / 3)
+    return options[int(rng.integers(len(options)))]
+
+
+def _turns(
+    state: GameState, kind: str, rng: np.random.Generator, one_deal: bool = False
+) -> Iterator[tuple[View, tuple[str, ...]]]:
+    """The seat's view and legal answers at every ``kind`` turn of ``state``'s game (of its
+    first deal alone with ``one_deal``), each turn answered at random."""
+    while (turn := state.turn()).kind != "over":
+        options = state.legal()
+        if turn.kind == kind:
+            yield state.view(), options
+        if state.act(_answer(turn.kind, options, rng)) is not None and one_deal:
+            return
+
+
+def _games(
+    rules: Ruleset, seed: int, salt: int, kind: str
+) -> Iterator[tuple[View, tuple[str, ...]]]:
+    """The ``kind`` turns of games 0, 1, … of ``seed``."""
+    rng = np.random.default_rng([seed, salt])
+    for game in itertools.count():
+        yield from _turns(GameState.start(seed, game, rules), kind, rng)
 
 
 def play_positions(rules: Ruleset, variants: tuple[str, ...], deals: int, seed: int):
     """Every turn of ``deals`` deals of each variant."""
+    rng = np.random.default_rng([seed, 0xCA4D])
     out = []
     for variant in variants:
         for deal in range(deals):
-            for view in _views_of_deal(seed, deal, variant, rules):
-                legal = decide(view, "basic").legal or ("pass",)
+            state = GameState.start(
+                seed, deal, rules, variant=parse_variant(variant, ruleset=rules).id
+            )
+            for view, legal in _turns(state, "play", rng, one_deal=True):
+                assert isinstance(view, PlayView)
                 out.append(Position(view, legal, play_cases(view, legal, rules)))
     return out
 
 
-def _hands(rng: np.random.Generator) -> list[tuple[str, ...]]:
-    deck = rng.permutation(52)
-    return [tuple(card_str(int(c)) for c in sorted(deck[13 * s : 13 * s + 13])) for s in range(4)]
-
-
 def choose_positions(rules: Ruleset, games: int, seed: int) -> list[Position]:
     """Every choice of ``games`` games, each chooser choosing a random legal contract."""
-    rng = np.random.default_rng([seed, 0xC405E])
-    names = variant_names(rules)
     out = []
-    for _ in range(games):
-        first = int(rng.integers(4))
-        open_ = list(names)
-        had: set[int] = set()
-        for k in range(11):
-            dealer = (first + k) % 4
-            seat = (dealer + 2) % 4
-            hand = _hands(rng)[0]
-            view = ChooseView(dealer, seat, hand, k, tuple(open_), seat in had, ruleset=rules)
-            legal = decide(view, "random").legal
-            if seat in had:
-                case = "troeven had, a negative only"
-            elif k + 4 > 10:
-                case = "the last turn without troeven, troeven only"
-            else:
-                case = "any contract open to the chooser"
-            out.append(Position(view, legal, (case,)))
-            chosen = legal[int(rng.integers(len(legal)))]
-            if chosen.startswith("troeven_"):
-                had.add(seat)
-            open_.remove(chosen)
+    for view, legal in itertools.islice(_games(rules, seed, 0xC405E, "choose"), 11 * games):
+        assert isinstance(view, ChooseView)
+        if view.had_troeven:
+            case = "troeven had, a negative only"
+        elif view.deal + 4 > 10:
+            case = "the last turn without troeven, troeven only"
+        else:
+            case = "any contract open to the chooser"
+        out.append(Position(view, legal, (case,)))
     return out
 
 
 def double_positions(rules: Ruleset, deals: int, seed: int) -> list[Position]:
     """Every turn of ``deals`` doubling passes, each seat doubling a random part of what it
     may (so that the chooser is often doubled, and may double back)."""
-    rng = np.random.default_rng([seed, 0xD0B1E])
-    names = variant_names(rules)
+    if not rules.doubling:
+        return []
     out = []
-    for _ in range(deals):
-        dealer = int(rng.integers(4))
-        contract = names[int(rng.integers(len(names)))]
-        hands = _hands(rng)
-        said: list[tuple[int, int]] = []
-        for step in (3, 0, 1, 2):
-            seat = (dealer + step) % 4
-            view = DoubleView(dealer, seat, hands[seat], contract, tuple(said), rules)
-            legal = decide(view, "random").legal
-            if step != 2:
-                case = "a seat before the chooser"
-            elif legal:
-                case = "the chooser may double back only who doubled him"
-            else:
-                case = "the chooser, doubled by nobody, doubles nobody"
-            out.append(Position(view, legal, (case,)))
-            said += [(seat, int(t)) for t in legal if rng.random() < 0.5]
+    for view, legal in itertools.islice(_games(rules, seed, 0xD0B1E, "double"), 4 * deals):
+        if view.seat != (view.dealer + 2) % 4:
+            case = "a seat before the chooser"
+        elif legal:
+            case = "the chooser may double back only who doubled him"
+        else:
+            case = "the chooser, doubled by nobody, doubles nobody"
+        out.append(Position(view, legal, (case,)))
     return out
