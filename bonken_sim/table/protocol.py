@@ -13,12 +13,15 @@ a Domino pass is ``"pass"``. Every error is a ``ProtocolError``: one line naming
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView, Weighed
+from bonken_sim.engine.views import VIEW_KINDS
 from bonken_sim.errors import BadValue
 from bonken_sim.files import NotJson, json_document
 from bonken_sim.rules.names import BEER_CARD_NAME, VARIANT_NAMES, card_str, parse_hand
@@ -226,100 +229,146 @@ def _card_out(card: Any) -> str:
     return card_str(parse_hand_card(card))
 
 
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
+@dataclass(frozen=True)
+class _Codec:
+    """How one view field is written (``write``: the value as JSON) and read back (``read``:
+    the JSON value, the field's name for errors, the hello's ruleset); ``left_out``: a value
+    the JSON leaves out (the reader then takes the field's default)."""
+
+    write: Callable[[Any], Any]
+    read: Callable[[Any, str, Ruleset], Any]
+    left_out: Callable[[Any], bool] = _is_none
+
+
+def _as_json(value: Any) -> Any:
+    """A value of a field without a codec of its own, as JSON (tuples as lists)."""
+    if isinstance(value, tuple | list):
+        return [_as_json(x) for x in value]
+    return value
+
+
+def _from_json(value: Any, field: str, rules: Ruleset) -> Any:
+    """A field without a codec of its own, read as given (lists as tuples): the view's own
+    checks (``decide``'s) judge it."""
+    if isinstance(value, list):
+        return tuple(_from_json(x, field, rules) for x in value)
+    return value
+
+
+def _stake_out(stake: Any) -> list[list[int]]:
+    rows = stake if stake is not None else [[0] * 4 for _ in range(4)]
+    return [[int(v) for v in row] for row in rows]
+
+
+#: the fields written otherwise than as plain JSON (by name: a name means the same in every
+#: view); every other field of a view type is written and read as it is (``_as_json``)
+_CODECS: dict[str, _Codec] = {
+    "contract": _Codec(str, lambda x, f, rules: _variant(x, f, rules)),
+    "dealer": _Codec(int, lambda x, f, rules: _seat(x, f)),
+    "seat": _Codec(int, lambda x, f, rules: _seat(x, f)),
+    "hand": _Codec(lambda h: _hand_out(h), lambda x, f, rules: tuple(_cards(x, f))),
+    "plays": _Codec(
+        lambda plays: [[int(s), _card_out(c)] for s, c in plays],
+        lambda x, f, rules: tuple(_plays(x, f)),
+    ),
+    # no doubles in force is written as a matrix of zeros, read back as given
+    "stake": _Codec(
+        _stake_out,
+        lambda x, f, rules: tuple(map(tuple, _stake(x, f))),
+        lambda stake: False,
+    ),
+    "random_seats": _Codec(
+        lambda seats: sorted(int(q) for q in seats),
+        lambda x, f, rules: tuple(_seat(q, f"{f}[{i}]") for i, q in enumerate(_list(x, f))),
+        lambda seats: not seats,  # only where there are any
+    ),
+    "deal": _Codec(int, lambda x, f, rules: _int(x, f, 0, 10)),
+    "open": _Codec(
+        lambda names: [str(v) for v in names],
+        lambda x, f, rules: tuple(
+            _variant(v, f"{f}[{i}]", rules) for i, v in enumerate(_list(x, f))
+        ),
+    ),
+    "had_troeven": _Codec(bool, lambda x, f, rules: _bool(x, f)),
+    "chooser_had_troeven": _Codec(bool, lambda x, f, rules: _bool(x, f)),
+    "scores": _Codec(
+        lambda scores: [int(v) for v in scores], lambda x, f, rules: tuple(_scores(x, f))
+    ),
+    "doubles": _Codec(
+        lambda doubles: [[int(d), int(t)] for d, t in doubles],
+        lambda x, f, rules: tuple(_pairs(x, f)),
+    ),
+}
+_PLAIN = _Codec(_as_json, _from_json)
+#: a view's fields the JSON leaves out: the ruleset is the hello's
+_NOT_SENT = frozenset({"ruleset"})
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    codec: _Codec
+    required: bool  # the dataclass has no default: the JSON must hold it
+    default: Any  # else what an absent field is
+
+
+def _schema(view_type: type) -> tuple[_Field, ...]:
+    """The JSON fields of a view type, in its fields' order (walked at every request: built
+    once)."""
+    out = []
+    for f in dataclasses.fields(view_type):
+        if f.name in _NOT_SENT:
+            continue
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        out.append(_Field(f.name, _CODECS.get(f.name, _PLAIN), required, default))
+    return tuple(out)
+
+
+_SCHEMAS: dict[str, tuple[_Field, ...]] = {
+    kind: _schema(view_type) for kind, view_type in VIEW_KINDS.items()
+}
+
+
 def view_to_json(view: View) -> dict[str, Any]:
-    """The ``view`` object of a request for ``view`` (the ruleset is the hello's, not here)."""
-    kind = view_kind(view)
-    base = {"dealer": int(view.dealer), "seat": int(view.seat), "hand": _hand_out(view.hand)}
-    if kind == "play":
-        assert isinstance(view, PlayView)
-        stake = view.stake if view.stake is not None else [[0] * 4 for _ in range(4)]
-        out = {
-            "contract": str(view.contract),
-            **base,
-            "plays": [[int(s), _card_out(c)] for s, c in view.plays],
-            "stake": [[int(v) for v in row] for row in stake],
-        }
-        randoms = sorted(int(q) for q in view.random_seats)
-        if randoms:
-            out["random_seats"] = randoms
-        return out
-    if kind == "choose":
-        assert isinstance(view, ChooseView)
-        return {
-            **base,
-            "deal": int(view.deal),
-            "open": [str(v) for v in view.open],
-            "had_troeven": bool(view.had_troeven),
-            "scores": [int(v) for v in view.scores],
-        }
-    assert isinstance(view, DoubleView)
-    return {
-        **base,
-        "contract": str(view.contract),
-        "doubles": [[int(d), int(t)] for d, t in view.doubles],
-    }
-
-
-def _field(obj: Mapping[str, Any], key: str, default: Any = ...) -> Any:
-    if key in obj:
-        return obj[key]
-    if default is ...:
-        raise ProtocolError(f"view.{key} is missing")
-    return default
+    """The ``view`` object of a request for ``view``: each field of its type through its
+    codec (the ruleset is the hello's, not here)."""
+    out: dict[str, Any] = {}
+    for f in _SCHEMAS[view_kind(view)]:
+        value = getattr(view, f.name)
+        if not f.codec.left_out(value):
+            out[f.name] = f.codec.write(value)
+    return out
 
 
 def view_from_json(kind: str, obj: Any, ruleset: Ruleset | str | dict | None) -> View:
     """The view of a ``kind`` request (its ``view`` object) under the hello's ruleset; every
-    field's type checked (``ProtocolError`` naming it). Whether the view can arise under the
-    rules is ``decide``'s check, not this one's. Unknown fields are ignored."""
+    field's type checked (``ProtocolError`` naming it). A field that is absent, or null
+    where the view type allows None, is the type's default (a table manager of an earlier
+    release sends fewer fields). Whether the view can arise under the rules is ``decide``'s
+    check, not this one's. Unknown fields are ignored."""
+    if kind not in _SCHEMAS:
+        raise ProtocolError(f"no view for a {kind!r} message (expected {', '.join(REQUESTS)})")
     if not isinstance(obj, dict):
         raise ProtocolError(f"view must be an object, got {obj!r}")
     try:
         rules = as_ruleset(ruleset)
     except RulesError as exc:
         raise ProtocolError(str(exc)) from None
-    dealer = _seat(_field(obj, "dealer"), "view.dealer")
-    seat = _seat(_field(obj, "seat"), "view.seat")
-    hand = tuple(_cards(_field(obj, "hand"), "view.hand"))
-    if kind == "play":
-        stake = _field(obj, "stake", None)
-        return PlayView(
-            contract=_variant(_field(obj, "contract"), "view.contract", rules),
-            dealer=dealer,
-            seat=seat,
-            hand=hand,
-            plays=tuple(_plays(_field(obj, "plays", []), "view.plays")),
-            ruleset=rules,
-            stake=None if stake is None else tuple(map(tuple, _stake(stake, "view.stake"))),
-            random_seats=tuple(
-                _seat(q, f"view.random_seats[{i}]")
-                for i, q in enumerate(_list(_field(obj, "random_seats", []), "view.random_seats"))
-            ),
-        )
-    if kind == "choose":
-        return ChooseView(
-            dealer=dealer,
-            seat=seat,
-            hand=hand,
-            deal=_int(_field(obj, "deal"), "view.deal", 0, 10),
-            open=tuple(
-                _variant(v, f"view.open[{i}]", rules)
-                for i, v in enumerate(_list(_field(obj, "open"), "view.open"))
-            ),
-            had_troeven=_bool(_field(obj, "had_troeven", False), "view.had_troeven"),
-            scores=tuple(_scores(_field(obj, "scores", [0, 0, 0, 0]), "view.scores")),
-            ruleset=rules,
-        )
-    if kind == "double":
-        return DoubleView(
-            dealer=dealer,
-            seat=seat,
-            hand=hand,
-            contract=_variant(_field(obj, "contract"), "view.contract", rules),
-            doubles=tuple(_pairs(_field(obj, "doubles", []), "view.doubles")),
-            ruleset=rules,
-        )
-    raise ProtocolError(f"no view for a {kind!r} message (expected {', '.join(REQUESTS)})")
+    values: dict[str, Any] = {"ruleset": rules}
+    for f in _SCHEMAS[kind]:
+        value = obj.get(f.name)
+        if value is None and (f.name not in obj or f.default is None):
+            if f.required:
+                raise ProtocolError(f"view.{f.name} is missing")
+            values[f.name] = f.default
+        else:
+            values[f.name] = f.codec.read(value, f"view.{f.name}", rules)
+    return VIEW_KINDS[kind](**values)
 
 
 # -- requests and answers --------------------------------------------------------------------

@@ -151,6 +151,33 @@ def test_a_session_answers_as_decide_does(strategy):
         assert value == {"play": want.card, "choose": want.contract}.get(p.kind, want.doubles)
 
 
+def test_a_double_request_reaches_decide_with_every_field(monkeypatch):
+    """The doubling by search reads the deal, the variants open to the chooser and whether
+    he had troeven: the bot passes them on as the table sent them."""
+    seen = []
+
+    def record(view, strategy, seed, explain=False):
+        seen.append(view)
+        return decide(view, "basic", seed)
+
+    monkeypatch.setattr("bonken_sim.table.bot.decide", record)
+    view = {
+        "dealer": 0,
+        "seat": 3,
+        "hand": CLUBS,
+        "contract": "bukken",
+        "doubles": [],
+        "deal": 6,
+        "open": ["bukken", "vrouwen", "troeven_S"],
+        "chooser_had_troeven": True,
+    }
+    replies, _ = _serve([P.hello("standard"), {"type": "double", "id": 5, "view": view}],
+                        "expert-search")  # fmt: skip
+    assert replies[1]["type"] == "double"
+    assert (seen[0].deal, seen[0].open, seen[0].chooser_had_troeven) == (
+        6, ("bukken", "vrouwen", "troeven_S"), True)  # fmt: skip
+
+
 def test_command_errors_are_one_line():
     for args, words in (
         (["--strategy", "nobody"], "unknown strategy 'nobody'"),

@@ -5,6 +5,7 @@ lost. A player that cannot be started stops the match in one line, the run resum
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import sys
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 
 from bonken_sim.cli import cli
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView, decide
+from bonken_sim.rules.names import VARIANT_NAMES
 from bonken_sim.table.players import FAULT_KINDS, External
 
 HERE = Path(__file__).resolve().parent
@@ -180,3 +182,40 @@ def test_an_external_seat_restarts_with_a_fresh_hello(tmp_path):
     finally:
         player.close()
     assert set(FAULT_KINDS) >= {"crash", "timeout", "malformed", "refused", "illegal"}
+
+
+def test_an_outside_player_receives_every_field_of_its_double_views(tmp_path):
+    """Each double request carries every field of ``DoubleView`` (the ruleset apart, which
+    the hello carries) with the game's values: the deal, the variants open to the chooser
+    before he chose, whether he had chosen troeven before."""
+    log = tmp_path / "received.jsonl"
+    player = f"cmd:{shlex.quote(sys.executable)} {HERE / 'logging_bot.py'} {log}"
+    res = _match(tmp_path / "m", "--games", "1", "--seed", "3", "--no-duplicate",
+                 "--player", "basic", "--player", player, "--player", "basic",
+                 "--player", "basic")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    fields = [f.name for f in dataclasses.fields(DoubleView) if f.name != "ruleset"]
+    chosen: list[str] = []  # the contracts of the game's deals so far
+    checked = 0
+    for msg in messages:
+        if msg["type"] == "deal_end":
+            assert msg["deal"] == len(chosen)
+            chosen.append(msg["contract"])
+        if msg["type"] != "double":
+            continue
+        view, deal = msg["view"], len(chosen)
+        assert list(view) == fields
+        had_troeven = any(
+            (view["dealer"] - deal + j + 2) % 4 == (view["dealer"] + 2) % 4
+            and c.startswith("troeven")
+            for j, c in enumerate(chosen)
+        )
+        assert view["deal"] == deal
+        assert view["open"] == [v for v in VARIANT_NAMES if v not in chosen]
+        assert view["contract"] in view["open"]
+        assert view["chooser_had_troeven"] == (
+            had_troeven and not view["contract"].startswith("troeven")
+        )
+        checked += 1
+    assert checked == 11  # one double request a deal: the seat speaks in every pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -20,6 +21,9 @@ CHOOSE = ChooseView(dealer=1, seat=3, hand=HAND, deal=4,
                     open=("bukken", "domino", "troeven_C", "troeven_NT"), had_troeven=False,
                     scores=(10, -20, 5, 5))  # fmt: skip
 DOUBLE = DoubleView(dealer=1, seat=1, hand=HAND, contract="vrouwen", doubles=((0, 3),))
+DOUBLE_SEARCHED = DoubleView(dealer=1, seat=1, hand=HAND, contract="vrouwen", doubles=((0, 3),),
+                             deal=5, open=("bukken", "vrouwen", "troeven_S"),
+                             chooser_had_troeven=True)  # fmt: skip
 
 
 # -- lines --------------------------------------------------------------------------------
@@ -68,7 +72,9 @@ def test_needs_answer():
 
 
 # -- views --------------------------------------------------------------------------------
-@pytest.mark.parametrize("view", [PLAY, CHOOSE, DOUBLE], ids=["play", "choose", "double"])
+@pytest.mark.parametrize(
+    "view", [PLAY, CHOOSE, DOUBLE, DOUBLE_SEARCHED], ids=["play", "choose", "double", "searched"]
+)
 @pytest.mark.parametrize("rules", ["standard", "strict"])
 def test_view_round_trips_and_decides_the_same(view, rules):
     kind = P.view_kind(view)
@@ -99,7 +105,46 @@ def test_view_json_is_the_spec_shape():
     }  # fmt: skip
     assert P.view_to_json(DOUBLE) == {
         "dealer": 1, "seat": 1, "hand": list(HAND), "contract": "vrouwen", "doubles": [[0, 3]],
+        "chooser_had_troeven": False,
     }  # fmt: skip
+    assert P.view_to_json(DOUBLE_SEARCHED) == {
+        "dealer": 1, "seat": 1, "hand": list(HAND), "contract": "vrouwen", "doubles": [[0, 3]],
+        "deal": 5, "open": ["bukken", "vrouwen", "troeven_S"], "chooser_had_troeven": True,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("view_type", [PlayView, ChooseView, DoubleView])
+def test_every_field_of_a_view_type_is_in_its_json(view_type):
+    """A field added to a view type is in the protocol without an edit here: the JSON
+    fields are the type's, the ruleset (the hello's) apart."""
+    view = {PlayView: PLAY, ChooseView: CHOOSE, DoubleView: DOUBLE_SEARCHED}[view_type]
+    names = [f.name for f in dataclasses.fields(view_type) if f.name != "ruleset"]
+    written = P.view_to_json(view)
+    assert [n for n in names if n in written] == list(written)
+    assert set(names) - set(written) <= {"random_seats"}  # only where there are any
+    back = P.view_from_json(P.view_kind(view), written, STANDARD)
+    assert P.view_to_json(back) == written
+
+
+def test_a_view_field_without_a_codec_is_plain_json():
+    @dataclasses.dataclass(frozen=True)
+    class Later(DoubleView):
+        hint: tuple[int, ...] = ()
+
+    schema = P._schema(Later)
+    assert [f.name for f in schema][-1] == "hint"
+    codec = schema[-1].codec
+    assert codec.write((1, (2, 3))) == [1, [2, 3]]
+    assert codec.read([1, [2, 3]], "view.hint", STANDARD) == (1, (2, 3))
+
+
+def test_a_double_view_from_an_earlier_table_manager_lacks_the_search_fields():
+    older = {"dealer": 1, "seat": 1, "hand": list(HAND), "contract": "vrouwen", "doubles": []}
+    view = P.view_from_json("double", older, None)
+    assert (view.deal, view.open, view.chooser_had_troeven) == (None, None, False)
+    nulls = P.view_from_json("double", {**older, "deal": None, "open": None}, None)
+    assert (nulls.deal, nulls.open) == (None, None)
+    assert "deal" not in P.view_to_json(view) and "open" not in P.view_to_json(view)
 
 
 def test_view_to_json_writes_cards_as_the_cli_does():
@@ -156,6 +201,15 @@ def _play(**change):
         ("choose", {**P.view_to_json(CHOOSE), "scores": [1, 2, 3, 4.5]}, "view.scores[3]"),
         ("double", {**P.view_to_json(DOUBLE), "doubles": [[0, 9]]}, "view.doubles[0][1]"),
         ("double", {**P.view_to_json(DOUBLE), "doubles": [0, 3]}, "view.doubles[0]"),
+        ("double", {**P.view_to_json(DOUBLE), "deal": 11}, "view.deal"),
+        ("double", {**P.view_to_json(DOUBLE), "open": ["vrouwen", "nope"]}, "view.open[1]"),
+        ("double", {**P.view_to_json(DOUBLE), "open": "vrouwen"}, "view.open"),
+        (
+            "double",
+            {**P.view_to_json(DOUBLE), "chooser_had_troeven": 1},
+            "view.chooser_had_troeven",
+        ),
+        ("choose", {**P.view_to_json(CHOOSE), "deal": None}, "view.deal"),
         ("bid", P.view_to_json(DOUBLE), "no view for a 'bid' message"),
     ],
 )
