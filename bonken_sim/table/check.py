@@ -22,15 +22,15 @@ from typing import Any
 from bonken_sim.rules.names import VARIANT_NAMES
 from bonken_sim.rules.rulesets import STANDARD, Ruleset, preset
 from bonken_sim.table import protocol as P
-from bonken_sim.table.pipe import PlayerGone, PlayerPipe, PlayerSlow, command_argv
+from bonken_sim.table.pipe import PlayerGone, PlayerSlow, command_argv
 from bonken_sim.table.positions import (
     Position,
     choose_positions,
     double_positions,
     play_positions,
 )
+from bonken_sim.table.session import PlayerSession
 
-HELLO_LIMIT = 60.0  # seconds for the hello's answer at least: a player may load for a while
 MAX_RESTARTS = 3  # players started again after a crash, hang or unreadable answer
 STRICT_VARIANTS = ("hartenjagen", "hartenheer", "troeven_C", "troeven_D", "troeven_H",
                    "troeven_S", "domino")  # fmt: skip
@@ -99,19 +99,20 @@ def _shown(value: Any) -> str:
 
 
 class Checker:
-    """One conformance run: the player's process (started again when it must be), the
-    ruleset it was greeted with, the findings so far."""
+    """One conformance run: the player's session (started again when it must be), the
+    findings so far."""
 
     def __init__(self, argv: list[str], time_limit: float, emit: Callable[[str], None]) -> None:
-        self.argv = argv
+        self.session = PlayerSession(argv, time_limit)
         self.time_limit = time_limit
         self.emit = emit
-        self.pipe: PlayerPipe | None = None
-        self.rules: Ruleset = STANDARD
-        self.next_id = 1
         self.restarts = 0
         self.passed = 0
         self.failed = 0
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.session.ruleset
 
     # -- the player's process ------------------------------------------------------------
     def report(self, finding: Finding) -> None:
@@ -124,57 +125,49 @@ class Checker:
     def greet(self, rules: Ruleset) -> tuple[str, str]:
         """Start the player and greet it under ``rules``: (``ok``, its name and version),
         (``refused``, its message) or (``FAIL``, what went wrong)."""
-        self.drop()
-        self.rules = rules
-        self.pipe = PlayerPipe(self.argv)
         try:
-            self.pipe.send(P.encode(P.hello(rules)))
-            reply = P.decode(self.pipe.receive(max(HELLO_LIMIT, self.time_limit)))
-            name, version = P.hello_from_json(reply)
+            name, version = self.session.start(rules)
         except P.PlayerRefused as exc:
             return "refused", str(exc)
         except (P.ProtocolError, PlayerGone, PlayerSlow) as exc:
-            self.drop()
             return "FAIL", str(exc)
         return "ok", f"{name!r} version {version!r}, protocol {P.PROTOCOL_VERSION}"
 
-    def live(self) -> PlayerPipe:
-        """The player's process, started again (and greeted) if it went."""
-        if self.pipe is None:
+    def live(self) -> PlayerSession:
+        """The player's session, started again (and greeted) if the player went."""
+        if not self.session.running:
             if self.restarts >= MAX_RESTARTS:
                 raise Aborted(
                     f"the player was started {MAX_RESTARTS + 1} times; not checked further"
                 )
             self.restarts += 1
             status, detail = self.greet(self.rules)
-            if status != "ok" or self.pipe is None:
+            if status != "ok" or not self.session.running:
                 raise Aborted(f"the player could not be started again: {detail}")
-        return self.pipe
+        return self.session
 
     def drop(self) -> None:
         """Stop the player (after a crash, a hang or an answer out of step)."""
-        if self.pipe is not None:
-            self.pipe.stop()
-            self.pipe = None
+        self.session.stop()
 
     def ask(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """Send a request, read its answer; a player that fails to answer is dropped."""
-        pipe = self.live()
+        """Send a message that is not a request of this protocol, read its answer; a player
+        that fails to answer is dropped."""
+        session = self.live()
         try:
-            pipe.send(P.encode(msg))
-            return P.decode(pipe.receive(self.time_limit))
+            session.send(msg)
+            return session.receive(self.time_limit)
         except (P.ProtocolError, PlayerGone, PlayerSlow):
             self.drop()
             raise
 
     def put(self, position: Position) -> str | None:
         """Ask ``position``; what was wrong with the answer, None if nothing."""
-        rid = self.next_id
-        self.next_id += 1
+        session = self.live()
+        rid = session.new_id()
         where = f"request {rid} ({describe(position)})"
         try:
-            reply = self.ask(P.request(position.kind, rid, position.view))
-            value, _ = P.answer_from_json(position.kind, reply, rid, self.rules)
+            value, _ = session.ask(position.kind, rid, position.view)
         except P.PlayerRefused as exc:
             return f"{where}: {exc}"
         except (P.ProtocolError, PlayerGone, PlayerSlow) as exc:
@@ -207,7 +200,7 @@ class Checker:
         name = "notices get no answer"
         try:
             for msg in NOTICES:
-                self.live().send(P.encode(msg))
+                self.live().send(msg)
         except PlayerGone as exc:
             self.drop()
             self.report(Finding("FAIL", name, str(exc)))
@@ -222,8 +215,7 @@ class Checker:
     def unknown_request(self) -> None:
         """A request of a type this protocol does not have is answered with an error."""
         name = "an unknown request is answered with an error"
-        rid = self.next_id
-        self.next_id += 1
+        rid = self.live().new_id()
         try:
             reply = self.ask({"type": "bid", "id": rid, "view": {}})
         except (P.ProtocolError, PlayerGone, PlayerSlow) as exc:
@@ -239,9 +231,9 @@ class Checker:
         """A line that is not JSON is answered with an error, and the player goes on."""
         name = "an unreadable line is answered with an error"
         try:
-            pipe = self.live()
-            pipe.send("this line is not JSON\n")
-            reply = P.decode(pipe.receive(self.time_limit))
+            session = self.live()
+            session.send_text("this line is not JSON\n")
+            reply = session.receive(self.time_limit)
         except (P.ProtocolError, PlayerGone, PlayerSlow) as exc:
             self.drop()
             self.report(Finding("FAIL", name, str(exc)))
@@ -259,15 +251,15 @@ class Checker:
     def ending(self, by_quit: bool) -> None:
         """quit, or the end of its input, ends the player with exit status 0."""
         name = "quit ends the player" if by_quit else "the end of its input ends the player"
-        pipe = self.live()
+        session = self.live()
         try:
             if by_quit:
-                pipe.send(P.encode(P.QUIT))
+                session.send(P.QUIT)
             else:
-                pipe.close_input()
+                session.end_input()
         except PlayerGone:
             pass
-        status = pipe.wait(self.time_limit)
+        status = session.wait(self.time_limit)
         self.drop()
         if status == 0:
             self.report(Finding("ok", name, "exit status 0"))

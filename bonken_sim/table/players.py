@@ -22,18 +22,18 @@ checked; an answer that cannot stand is a **fault**, handled the same way every 
   ``MAX_FAILED_STARTS`` starts in a row, stops the match: ``PlayerFailed``, one line.
 
 Reading never blocks for ever: the program's output is read by a thread
-(``table.pipe.PlayerPipe``) and each answer awaited at most the time limit.
+(``table.pipe.PlayerPipe``, spoken to through ``table.session.PlayerSession``) and each
+answer awaited at most the time limit.
 """
 
 from __future__ import annotations
 
 import contextlib
 import shlex
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from bonken_sim.engine.decide import ChooseView, Decision, DoubleView, PlayView, decide
 from bonken_sim.engine.games import PROFILES
@@ -41,7 +41,8 @@ from bonken_sim.engine.legal import check
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.table import protocol as P
-from bonken_sim.table.pipe import CannotStart, PlayerGone, PlayerPipe, PlayerSlow, command_argv
+from bonken_sim.table.pipe import CannotStart, PlayerGone, PlayerSlow, command_argv
+from bonken_sim.table.session import PlayerSession
 
 #: how a seat names an outside program: ``cmd:COMMAND`` (split as a shell would, not run by one)
 COMMAND_PREFIX = "cmd:"
@@ -49,9 +50,6 @@ COMMAND_PREFIX = "cmd:"
 FALLBACK = "basic"
 #: default seconds a program has for each decision
 DEFAULT_TIME_LIMIT = 10.0
-#: seconds a program has to answer hello (starting an interpreter and loading a model may
-#: take longer than one decision; the time limit applies when it is longer)
-HELLO_SECONDS = 60.0
 #: starts in a row that end in a crash or a timeout before any answer: the match stops
 MAX_FAILED_STARTS = 3
 #: seconds a program has to exit after ``quit`` before it is killed
@@ -157,7 +155,7 @@ class Builtin(Player):
 
 class External(Player):
     """An outside program (``cmd:COMMAND``) at one seat: started on its first decision,
-    spoken to in the player protocol (``table.pipe.PlayerPipe``: its output read by a
+    spoken to in the player protocol (``table.session.PlayerSession``: its output read by a
     thread, each answer awaited at most the time limit), restarted after a crash or a
     timeout.
 
@@ -170,22 +168,14 @@ class External(Player):
         self, spec: str, time_limit: float = DEFAULT_TIME_LIMIT, stderr: Path | None = None
     ):
         self.spec = spec
-        self.argv = command_argv(spec)
-        self.time_limit = float(time_limit)
-        self.stderr_path = stderr
+        self.session = PlayerSession(command_argv(spec), time_limit, stderr, label=spec)
         self.ruleset: Ruleset | None = None
-        self.pipe: PlayerPipe | None = None
-        self.log: BinaryIO | None = None
         self.name = ""  # what the program calls itself in its hello
-        self.next_id = 0
         self.game_notice: Mapping[str, Any] | None = None  # the current game's game_start
-        self.failed_starts = 0  # starts in a row ended by a crash or timeout, no answer given
-        self.answered = False  # this start has answered a request
-        self._starts = 0
 
     @property
     def starts(self) -> int:
-        return self._starts
+        return self.session.starts
 
     def open(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -193,82 +183,37 @@ class External(Player):
     # -- the process -----------------------------------------------------------------------
     def _start(self) -> None:
         """Start the program and shake hands; PlayerFailed when it cannot be played with."""
+        session = self.session
+        assert self.ruleset is not None
         while True:
-            if self.failed_starts >= MAX_FAILED_STARTS:
+            if session.failed_starts >= MAX_FAILED_STARTS:
                 raise PlayerFailed(
                     f"{self.spec!r} crashed or timed out before answering after each of "
                     f"{MAX_FAILED_STARTS} starts in a row{self._see_log()}"
                 )
-            why = self._start_once()
-            if why is None:
+            notices = [self.game_notice] if self.game_notice is not None else []
+            try:
+                self.name, _ = session.start(self.ruleset, notices)
                 return
-            self.failed_starts += 1
-            if self.failed_starts >= MAX_FAILED_STARTS:
-                raise PlayerFailed(
-                    f"{self.spec!r} gave no hello ({why}) after {MAX_FAILED_STARTS} starts in a "
-                    f"row{self._see_log()}"
-                )
-
-    def _start_once(self) -> str | None:
-        """One start and its hello: None when it answered, else why not (a crash or a
-        timeout: worth another start); PlayerFailed when another start cannot help."""
-        self._starts += 1
-        if self.stderr_path is not None and self.log is None:
-            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
-            self.log = open(self.stderr_path, "ab")  # noqa: SIM115 (kept open across starts)
-        if self.log is not None:
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-            self.log.write(
-                f"--- bonken-sim: start {self._starts} of {self.spec} at {stamp}\n".encode()
-            )
-            self.log.flush()
-        try:
-            self.pipe = PlayerPipe(self.argv, log=self.log)
-        except CannotStart as exc:
-            raise PlayerFailed(str(exc)) from None
-        self.answered = False
-        assert self.ruleset is not None
-        try:
-            self.pipe.send(P.encode(P.hello(self.ruleset)))
-            line = self.pipe.receive(max(self.time_limit, HELLO_SECONDS))
-            self.name, _ = P.hello_from_json(P.decode(line))
-            if self.game_notice is not None:
-                self.pipe.send(P.encode(self.game_notice))
-        except (PlayerGone, PlayerSlow) as exc:
-            self._stop()
-            return str(exc)
-        except P.ProtocolError as exc:
-            self._stop()
-            raise PlayerFailed(f"{self.spec!r} cannot play this match: {exc}") from None
-        return None
+            except CannotStart as exc:
+                raise PlayerFailed(str(exc)) from None
+            except (PlayerGone, PlayerSlow) as exc:
+                if session.failed_starts >= MAX_FAILED_STARTS:
+                    raise PlayerFailed(
+                        f"{self.spec!r} gave no hello ({exc}) after {MAX_FAILED_STARTS} starts "
+                        f"in a row{self._see_log()}"
+                    ) from None
+            except P.ProtocolError as exc:
+                session.stop()  # a refused hello leaves it running
+                raise PlayerFailed(f"{self.spec!r} cannot play this match: {exc}") from None
 
     def _see_log(self) -> str:
-        return "" if self.stderr_path is None else f"; its stderr is in {self.stderr_path}"
-
-    def _stop(self) -> None:
-        """End the program (its process group killed unless it exits at once)."""
-        pipe, self.pipe = self.pipe, None
-        if pipe is not None:
-            pipe.stop()
-
-    def _lost(self, kind: str, why: str) -> Fault:
-        """A crash or a timeout: the program goes (started again before its next decision)."""
-        if not self.answered:
-            self.failed_starts += 1
-        self._stop()
-        return Fault(kind, why)
+        path = self.session.stderr_path
+        return "" if path is None else f"; its stderr is in {path}"
 
     def close(self) -> None:
         """``quit``, then a short wait for it to exit; ended after that."""
-        if self.pipe is not None:
-            with contextlib.suppress(PlayerGone):
-                self.pipe.send(P.encode(P.QUIT))
-            self.pipe.close_input()
-            self.pipe.wait(QUIT_SECONDS)
-        self._stop()
-        if self.log is not None:
-            self.log.close()
-            self.log = None
+        self.session.close(QUIT_SECONDS)
 
     # -- messages --------------------------------------------------------------------------
     def notice(self, msg: Mapping[str, Any]) -> Fault | None:
@@ -276,12 +221,13 @@ class External(Player):
             self.game_notice = msg
         elif msg.get("type") == "game_end":
             self.game_notice = None
-        if self.pipe is None:
+        if not self.session.running:
             return None  # not started yet, or lost: its next decision starts it
         try:
-            self.pipe.send(P.encode(msg))
+            self.session.send(msg)
         except PlayerGone as exc:
-            return self._lost("crash", f"{exc} (at the {msg.get('type')} notice)")
+            self.session.lost()
+            return Fault("crash", f"{exc} (at the {msg.get('type')} notice)")
         return None
 
     def decide(self, kind: str, view: View, seed: int) -> Decided:
@@ -292,31 +238,20 @@ class External(Player):
 
     def _ask(self, kind: str, view: View) -> tuple[Any, Fault | None]:
         """Send the request and read the answer: (its value, None), or (None, the fault)."""
-        if self.pipe is None:
+        session = self.session
+        if not session.running:
             self._start()
-        assert self.pipe is not None
-        self.next_id += 1
-        rid = self.next_id
-        deadline = time.monotonic() + self.time_limit
-        line = b""
+        rid = session.new_id()
         try:
-            self.pipe.send(P.encode(P.request(kind, rid, view)))
-            while True:
-                line = self.pipe.receive(max(0.0, deadline - time.monotonic()))
-                msg = P.decode(line)
-                if not _stale(msg, rid):
-                    break  # else an answer to an earlier request, already settled
-            value, _ = P.answer_from_json(kind, msg, rid, self.ruleset)
+            value, _ = session.ask(kind, rid, view, skip_stale=True)
         except PlayerGone as exc:
-            return None, self._lost("crash", str(exc))
+            return None, Fault("crash", str(exc))
         except PlayerSlow:
-            return None, self._lost("timeout", f"no answer within {self.time_limit:g} s")
+            return None, Fault("timeout", f"no answer within {session.time_limit:g} s")
         except P.ProtocolError as exc:
-            self.answered, self.failed_starts = True, 0
             kind_of = "refused" if isinstance(exc, P.PlayerRefused) else "malformed"
-            fault = Fault(kind_of, str(exc), _text(line))
+            fault = Fault(kind_of, str(exc), _text(session.last_line))
             return None, fault if kind_of == "refused" else self._refuse(rid, fault)
-        self.answered, self.failed_starts = True, 0
         why = check(view, value)
         if why is not None:
             shown = list(value) if kind == "double" else value
@@ -325,23 +260,10 @@ class External(Player):
 
     def _refuse(self, rid: int, fault: Fault) -> Fault:
         """Tell a running program its answer was refused (the TM's error notice)."""
-        if self.pipe is not None:
+        if self.session.running:
             with contextlib.suppress(PlayerGone):
-                notice = P.error(f"answer refused ({fault.kind}): {fault.message}", rid)
-                self.pipe.send(P.encode(notice))
+                self.session.send(P.error(f"answer refused ({fault.kind}): {fault.message}", rid))
         return fault
-
-
-def _stale(msg: Mapping[str, Any], rid: int) -> bool:
-    """An answer (or an error) to a request before ``rid``: left over from an answer
-    already settled, e.g. a second line written for one request."""
-    mid = msg.get("id")
-    return (
-        msg.get("type") in (*P.REQUESTS, "error")
-        and isinstance(mid, int)
-        and not isinstance(mid, bool)
-        and mid < rid
-    )
 
 
 def _text(line: bytes) -> str | None:
