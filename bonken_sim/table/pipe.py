@@ -24,6 +24,9 @@ from typing import BinaryIO, Literal
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.table.protocol import MAX_LINE
 
+#: how an outside program is named where a player is given: ``cmd:COMMAND`` (split as a shell
+#: would split it, not run by one)
+COMMAND_PREFIX = "cmd:"
 #: seconds a player has to exit by itself once its input ends, before its group is killed
 EXIT_SECONDS = 0.5
 #: seconds the members of a killed player's group are awaited at most
@@ -47,18 +50,23 @@ class PlayerSlow(Exception):
     """The player did not answer within the time limit."""
 
 
+def is_command(spec: str) -> bool:
+    """Whether a player is given as an outside program, ``cmd:COMMAND``."""
+    return str(spec).strip().startswith(COMMAND_PREFIX)
+
+
 def command_argv(target: str) -> list[str]:
     """The program and arguments of a player given as ``cmd:COMMAND`` (split as a shell
-    would split it, without running a shell)."""
-    prefix, sep, command = str(target).partition(":")
-    if not sep or prefix.strip() != "cmd":
+    would split it, without running a shell); BadValue with a one-line message otherwise."""
+    text = str(target).strip()
+    if not is_command(text):
         raise BadValue(f'a player is given as "cmd:COMMAND", got {target!r}')
     try:
-        argv = shlex.split(command)
+        argv = shlex.split(text[len(COMMAND_PREFIX) :])
     except ValueError as exc:
-        raise BadValue(f"cannot read the player's command {command!r}: {exc}") from None
+        raise BadValue(f"cannot split the command of {text!r}: {exc}") from None
     if not argv:
-        raise BadValue(f"the player's command is empty: {target!r}")
+        raise BadValue(f"{text!r} names no command (cmd:COMMAND, e.g. cmd:./my_bot)")
     return argv
 
 

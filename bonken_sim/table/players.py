@@ -29,7 +29,6 @@ answer awaited at most the time limit.
 from __future__ import annotations
 
 import contextlib
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,11 +40,16 @@ from bonken_sim.engine.legal import check
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.rulesets import Ruleset
 from bonken_sim.table import protocol as P
-from bonken_sim.table.pipe import CannotStart, PlayerGone, PlayerSlow, command_argv
+from bonken_sim.table.pipe import (
+    COMMAND_PREFIX,
+    CannotStart,
+    PlayerGone,
+    PlayerSlow,
+    command_argv,
+    is_command,
+)
 from bonken_sim.table.session import PlayerSession
 
-#: how a seat names an outside program: ``cmd:COMMAND`` (split as a shell would, not run by one)
-COMMAND_PREFIX = "cmd:"
 #: the profile whose decision the table plays when a program's answer is refused
 FALLBACK = "basic"
 #: default seconds a program has for each decision
@@ -84,23 +88,13 @@ class Decided:
     fault: Fault | None = None
 
 
-def is_command(spec: str) -> bool:
-    return spec.startswith(COMMAND_PREFIX)
-
-
 def parse_player(spec: Any) -> str:
     """One seat's player as given: a profile name (lower case) or ``cmd:COMMAND``; BadValue
     with a one-line message otherwise."""
     text = str(spec).strip()
     if is_command(text):
-        command = text[len(COMMAND_PREFIX) :].strip()
-        try:
-            argv = shlex.split(command)
-        except ValueError as exc:
-            raise BadValue(f"cannot split the command of {text!r}: {exc}") from None
-        if not argv:
-            raise BadValue(f"{text!r} names no command (cmd:COMMAND, e.g. cmd:./my_bot)")
-        return COMMAND_PREFIX + command
+        command_argv(text)  # the command must split into a program and its arguments
+        return COMMAND_PREFIX + text[len(COMMAND_PREFIX) :].strip()
     name = text.lower()
     if name not in PROFILES:
         raise BadValue(

@@ -14,6 +14,7 @@ import pytest
 from bonken_sim.errors import BadValue
 from bonken_sim.table.check import run_check
 from bonken_sim.table.pipe import CannotStart, command_argv
+from bonken_sim.table.players import parse_player
 
 REPO = Path(__file__).resolve().parents[2]
 LOWEST = REPO / "examples" / "lowest_bot.py"
@@ -242,9 +243,22 @@ def test_a_player_that_cannot_start_or_exits_at_once():
 
 @pytest.mark.parametrize(
     ("target", "words"),
-    [("tcp:localhost:80", "cmd:COMMAND"), ("cmd:  ", "is empty"), ("cmd:'x", "cannot read")],
-)
+    [("tcp:localhost:80", "cmd:COMMAND"), ("cmd:  ", "names no command"),
+     ("cmd:'x", "cannot split the command")],
+)  # fmt: skip
 def test_the_target_is_a_command(target, words):
     with pytest.raises(BadValue, match=words):
         command_argv(target)
     assert command_argv("cmd:python3 'a b.py' -x") == ["python3", "a b.py", "-x"]
+
+
+@pytest.mark.parametrize("spec", ["cmd:", "cmd:  ", "cmd:'x", " cmd:a 'b"])
+def test_match_and_the_checker_read_a_command_alike(spec):
+    """One reading of ``cmd:COMMAND``: a seat of match and bot --check's target refuse the
+    same command with the same words."""
+    with pytest.raises(BadValue) as by_match:
+        parse_player(spec)
+    with pytest.raises(BadValue) as by_check:
+        command_argv(spec)
+    assert str(by_match.value) == str(by_check.value)
+    assert command_argv(parse_player(" cmd: ./bot  'a b' ")) == ["./bot", "a b"]
