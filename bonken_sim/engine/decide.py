@@ -37,6 +37,7 @@ from bonken_sim.engine.views import (
     Weighed,
     as_view,
     check_seed,
+    check_stream,
 )
 from bonken_sim.errors import BadValue
 
@@ -91,14 +92,19 @@ def decide(
     strategy: str = "basic",
     seed: int = 0,
     explain: bool = False,
+    *,
+    stream: int | None = None,
 ) -> Decision:
     """What ``strategy`` (a profile, or ``expert:K:E``) decides in ``view``: the card for a
     ``PlayView``, the contract for a ``ChooseView``, the doubles for a ``DoubleView`` (a
     mapping with ``"kind"`` works too). For basic and advanced exactly the engine's decision
     in that position; random and expert draw from ``seed`` and the view, so the same view,
     strategy and seed give the same answer. ``explain``: the decision also carries what the
-    tier weighed (``Decision.weighed``). Raises ``BadView`` (a ``BadValue``) for a view
-    that cannot arise under the rules.
+    tier weighed (``Decision.weighed``). ``stream``: instead of ``seed``, the game kernel's
+    stream of the deal the view is in (``views.deal_stream``: deal ``11·g + k`` of a game
+    run's seed), from which every draw is the one ``bonken-sim game`` makes at that
+    decision (random draws, the expert's samples, the searches' samples). Raises
+    ``BadView`` (a ``BadValue``) for a view that cannot arise under the rules.
 
     >>> clubs = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
     >>> decide(PlayView("hartenjagen", dealer=3, seat=0, hand=clubs)).card
@@ -106,12 +112,13 @@ def decide(
     """
     policy = seat_policy(strategy)
     seed = check_seed(seed)
+    ds = None if stream is None else check_stream(stream)
     v = as_view(view)
     if isinstance(v, ChooseView):
-        return decide_choose(v, policy.choice, seed, explain)
+        return decide_choose(v, policy.choice, seed, explain, ds)
     if isinstance(v, DoubleView):
-        return decide_double(v, policy.doubling, policy.choice, explain, seed)
-    return decide_play(v, policy.card, seed, explain)
+        return decide_double(v, policy.doubling, policy.choice, explain, seed, ds)
+    return decide_play(v, policy.card, seed, explain, ds)
 
 
 def legal_contracts(view: ChooseView | Mapping[str, Any]) -> tuple[str, ...]:

@@ -132,15 +132,19 @@ def choice_mask(rules: Ruleset, table: np.ndarray, k: int, hand: int,
     return legal
 
 
-def decide_choose(view: ChooseView, choice: int, seed: int, explain: bool) -> Decision:
+def decide_choose(view: ChooseView, choice: int, seed: int, explain: bool,
+                  stream: np.uint64 | None = None) -> Decision:  # fmt: skip
     """The chooser's contract under the choice policy ``choice`` (``game.CHOICE_*``): the
     fitted relative-value choice, the search (``game_search``, its samples drawn with
-    ``seed`` and the view), else a uniform one (drawn with ``seed``)."""
+    ``seed`` and the view), else a uniform one (drawn with ``seed``); with ``stream`` (the
+    game kernel's stream of the deal) the draws are those the game kernel makes there."""
     rules, k, hand, neg, trump = _choice_inputs(view)
     ma, vt, table = _models_for(rules)
     relv = np.zeros(N_VARIANTS)
     cvals = np.zeros(N_VARIANTS)
-    ds = view_stream(seed, 0xC400, view.dealer, k, hand, neg, trump, int(view.had_troeven))
+    ds = stream
+    if ds is None:
+        ds = view_stream(seed, 0xC400, view.dealer, k, hand, neg, trump, int(view.had_troeven))
     free = (neg, trump, not view.had_troeven)
     fixed, restricted = rules.order == "fixed", G.domino_restricted(table)
     fitted = choice == G.CHOICE_FITTED
@@ -227,11 +231,12 @@ def may_double(table: np.ndarray, v: int, hand: int, bits: int, me: int,
 
 
 def decide_double(view: DoubleView, policy: int, choice: int, explain: bool,
-                  seed: int = 0) -> Decision:  # fmt: skip
+                  seed: int = 0, stream: np.uint64 | None = None) -> Decision:  # fmt: skip
     """The seats a seat doubles: the fitted thresholds (``policy`` fitted), the search
-    (``policy`` search: ``game_search``, its samples drawn with ``seed`` and the view), else
-    none. ``choice``: the profile's choice policy (a fitted chooser weighs his hand as his
-    choice did)."""
+    (``policy`` search: ``game_search``, its samples drawn with ``seed`` and the view, or
+    with ``stream``, the game kernel's stream of the deal, as the game kernel draws them),
+    else none. ``choice``: the profile's choice policy (a fitted chooser weighs his hand as
+    his choice did)."""
     rules, dealer, me, hand, v, bits = _double_inputs(view)
     ma, vt, table = _models_for(rules)
     may = may_double(table, v, hand, bits, me, dealer)
@@ -243,7 +248,8 @@ def decide_double(view: DoubleView, policy: int, choice: int, explain: bool,
     chooser_starts = bool(table[0, F_CHOOSER_STARTS] != 0)
     if kind == G.DOUBLE_SEARCH:
         return _double_searched(view, rules, table, ma, vt, (v, dealer, me, hand, bits),
-                                chooser_starts, policy, seed, explain, legal)  # fmt: skip
+                                chooser_starts, policy, (seed, stream), explain,
+                                legal)  # fmt: skip
     models = (ma.mean, ma.bonus, ma.theta, vt, total, chooser_starts)
     fitted = choice == G.CHOICE_FITTED
     cvals = np.zeros(N_VARIANTS)
@@ -272,12 +278,16 @@ def _chooser_model(view: DoubleView, rules: Ruleset, table: np.ndarray, ma: Mode
 
 
 def _double_searched(view: DoubleView, rules: Ruleset, table: np.ndarray, ma: ModelArrays,
-                     vt: Any, spot: tuple, chooser_starts: bool, policy: int, seed: int,
-                     explain: bool, legal: tuple[str, ...]) -> Decision:  # fmt: skip
-    """``decide_double`` by search: ``game_search.search_doubles`` from the view."""
+                     vt: Any, spot: tuple, chooser_starts: bool, policy: int,
+                     draws: tuple[int, np.uint64 | None], explain: bool,
+                     legal: tuple[str, ...]) -> Decision:  # fmt: skip
+    """``decide_double`` by search: ``game_search.search_doubles`` from the view; ``draws``:
+    (seed, the game kernel's stream of the deal or None)."""
     v, dealer, me, hand, bits = spot
     model = _chooser_model(view, rules, table, ma, vt, v)
-    ds = view_stream(seed, 0xD0B1E, dealer, me, hand, v, bits, model[1], *model[2])
+    seed, ds = draws
+    if ds is None:
+        ds = view_stream(seed, 0xD0B1E, dealer, me, hand, v, bits, model[1], *model[2])
     est, se = np.zeros(4), np.zeros(4)
     ok = DG.decide_doubles_search(
         table, ds, v, me, dealer, np.uint64(hand), bits, (ma.theta, chooser_starts), model,

@@ -20,6 +20,8 @@ from bonken_sim.engine.views import (
     PlayView,
     Weighed,
     hand_mask,
+    play_stream,
+    random_draw,
     ruleset_of,
     seat_of,
     variant_of,
@@ -152,8 +154,13 @@ def legal_play(view: PlayView) -> tuple[str, ...]:
 _NO_STAKE = np.zeros((4, 4), np.int64)
 
 
-def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision:
-    """The card the strategy ``code`` (a kernel strategy code) plays in ``view``."""
+def decide_play(view: PlayView, code: int, seed: int, explain: bool,
+                stream: np.uint64 | None = None) -> Decision:  # fmt: skip
+    """The card the strategy ``code`` (a kernel strategy code) plays in ``view``. Random
+    and expert seats draw from ``seed`` and the view, or with ``stream`` (the game kernel's
+    stream of the deal) exactly the draws the play loops make there: the expert's samples
+    from the deal's play stream at the play's place, a random seat the stream's draw
+    numbered by the random plays before it."""
     rules = ruleset_of(view.ruleset)
     variant = variant_of(view.contract, rules)
     dealer, me = seat_of(view.dealer, "dealer"), seat_of(view.seat, "seat")
@@ -168,7 +175,10 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision
     scratch = np.zeros(4, np.uint64)
     expert = (code & TIER_MASK) not in (STRAT_RANDOM, STRAT_BASIC, STRAT_ADVANCED)
     if expert:
-        s_play = view_stream(seed, variant.id, dealer, me, hand, *codes, *seats)
+        if stream is None:
+            s_play = view_stream(seed, variant.id, dealer, me, hand, *codes, *seats)
+        else:
+            s_play = play_stream(stream, variant.id)
         xw = _workspace()
         verdict, index, legal, card, tie, k = D.decide_expert(
             row, np.uint64(hand), dealer, me, codes, seats, code, random_bits, stake, later,
@@ -185,7 +195,11 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool) -> Decision
     legal_cards = mask_cards(int(legal))
     if card == PASS:
         return Decision("pass", ())
-    if code == STRAT_RANDOM:
+    if code == STRAT_RANDOM and stream is not None:
+        # every card a random seat lays takes the next draw, a forced one too (the loops)
+        k = sum(1 for q, c in zip(seats, codes, strict=True) if random_bits >> q & 1 and c != PASS)
+        card = legal_cards[random_draw(play_stream(stream, variant.id), k, len(legal_cards))]
+    elif code == STRAT_RANDOM:
         entropy = [int(seed), variant.id, dealer, me, hand, *map(int, codes), *map(int, seats)]
         rng = np.random.default_rng(np.random.SeedSequence(entropy))
         card = legal_cards[int(rng.integers(len(legal_cards)))]

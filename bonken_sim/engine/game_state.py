@@ -40,6 +40,7 @@ from bonken_sim.engine.decide_game import choice_mask, may_double, rules_table
 from bonken_sim.engine.games import DEALS_PER_GAME
 from bonken_sim.engine.legal import PASS, legal, refusal
 from bonken_sim.engine.play import IllegalPlay, deal_hands, replay
+from bonken_sim.engine.views import deal_stream
 from bonken_sim.errors import BadValue
 from bonken_sim.models.doubling import multiplicity, pass_order, settle
 from bonken_sim.rules.names import (
@@ -170,6 +171,11 @@ class GameState:
             self._dealt_array = np.array(self._dealt, np.uint64)
             self._dealt_for = self.deal
         return self._dealt
+
+    def stream(self) -> int:
+        """The game kernel's stream of this deal (deal ``11·board + k`` of the seed): with it
+        ``decide(..., stream=)`` draws what ``game`` draws at each decision of the deal."""
+        return int(deal_stream(self.seed, DEALS_PER_GAME * self.board + self.deal))
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The cards ``seat`` holds now."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from bonken_sim._core import rng
 from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import UnknownContract, Variant, card_str, parse_card, parse_hand
 from bonken_sim.rules.names import parse_variant as _parse_variant
@@ -220,3 +221,34 @@ def view_stream(seed: int, *parts: int) -> np.uint64:
     (for the draws of random choices and an expert's samples)."""
     entropy = [int(seed) & (2**64 - 1), *(int(x) & (2**64 - 1) for x in parts)]
     return np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0]
+
+
+def check_stream(stream: Any) -> np.uint64:
+    """A game kernel's stream state as given to ``decide``: an integer 0 to 2**64 - 1."""
+    if (
+        isinstance(stream, bool)
+        or not isinstance(stream, int | np.integer)
+        or not 0 <= int(stream) < 2**64
+    ):
+        raise BadValue(f"stream must be an integer 0 to 2**64 - 1, got {stream!r}")
+    return np.uint64(int(stream))
+
+
+def deal_stream(seed: int, deal: int) -> np.uint64:
+    """The game kernel's stream of deal ``deal`` of ``seed`` (``rng.deal_state``): the state
+    its choice, its doubles and its card play draw from (docs/ENGINE.md)."""
+    return np.uint64(rng.deal_state(rng.seed_key(seed), np.int64(deal)))
+
+
+def play_stream(stream: np.uint64, variant: int) -> np.uint64:
+    """The play stream of variant ``variant`` in the deal of stream ``stream``
+    (``rng.play_state``, as ``playout.play_dealt`` derives it)."""
+    return np.uint64(rng.play_state(np.uint64(stream), np.int64(variant)))
+
+
+def random_draw(s_play: np.uint64, k: int, n: int) -> int:
+    """Draw ``k`` of a deal's play stream scaled to [0, n): the index among its legal cards
+    of the card the ``k``-th random play of the deal takes (the play loops' ``rnd``)."""
+    draws = np.empty(k + 1, np.uint64)
+    rng.fill_draws(np.uint64(s_play), draws)
+    return int(rng.scale_draw(draws[k], np.int64(n)))

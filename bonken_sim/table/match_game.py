@@ -2,8 +2,10 @@
 (``players.py``) in turn, with its view, and applies the answer; the table sends the notices
 and records the faults, the traces and the game's row of the batch.
 
-The state plays the game as ``game``'s kernel does, so built-in ``basic`` and ``advanced``
-seats play exactly the games ``game`` plays.
+The state plays the game as ``game``'s kernel does, and every decision of a built-in seat
+draws from the game kernel's stream of its deal (``GameState.stream``), so built-in seats of
+every profile play exactly the games ``game`` plays; every copy of a board draws from the
+board's streams.
 
 **Seats are the table's.** Table seat ``p`` is always the match's player ``p``. A duplicate
 copy of a board (rotation ``r``) deals table seat ``p`` the board's hand of seat
@@ -83,10 +85,9 @@ class Table:
                                 doubling=self.doubling, random_seats=self.random_seats)  # fmt: skip
         for p, pl in enumerate(self.players):
             self._notice(pl, P.game_start(copy.game, p, self.specs), copy, None, p, record)
-        seed = self._seed(copy)
         while (turn := state.turn()).kind != "over":
             view = state.view()
-            got: Decided = self.players[turn.seat].decide(turn.kind, view, seed)
+            got: Decided = self.players[turn.seat].decide(turn.kind, view, state.stream())
             if got.fault is not None:
                 fallback = list(got.value) if turn.kind == "double" else got.value
                 fault = self._fault(copy, state.deal, turn.seat, turn.kind, got.fault, fallback,
@@ -109,11 +110,6 @@ class Table:
         batch.totals[row] = state.totals
         batch.profiles[row] = range(4)
         self._notices(P.game_end(copy.game, state.totals), copy, None, record)
-
-    def _seed(self, copy: Copy) -> int:
-        """The seed of random decisions in a game: the board's (every copy of a board draws
-        alike where it sees alike)."""
-        return (self.seed * 1_000_003 + copy.board * 131 + (copy.variant or 0)) % (1 << 63)
 
     # -- notices and faults ------------------------------------------------------------------
     def _notices(self, msg: dict[str, Any], copy: Copy, k: int | None, record: Record) -> None:

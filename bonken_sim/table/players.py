@@ -126,6 +126,8 @@ class Player:
         return None
 
     def decide(self, kind: str, view: View, seed: int) -> Decided:
+        """The seat's answer to a ``kind`` request in ``view``; ``seed``: the game kernel's
+        stream of the deal (``GameState.stream``), which a built-in profile draws from."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -138,13 +140,14 @@ class Player:
 
 class Builtin(Player):
     """A profile of ``engine.games.PROFILES``, deciding through ``decide`` (its card tier,
-    its choice and doubling policies). ``seed`` matters only to random decisions."""
+    its choice and doubling policies). ``seed`` is the deal's stream: the random draws, the
+    expert's samples and the searches' samples are those ``game`` draws there."""
 
     def __init__(self, profile: str):
         self.spec = profile
 
     def decide(self, kind: str, view: View, seed: int) -> Decided:
-        return Decided(value_of(kind, decide(view, self.spec, seed)))
+        return Decided(value_of(kind, decide(view, self.spec, stream=seed)))
 
 
 class External(Player):

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from bonken_sim.cli import cli
+from bonken_sim.engine.games import PROFILES
 from bonken_sim.engine.play import play
 
 
@@ -58,6 +59,27 @@ def test_no_duplicate_match_writes_the_tables_game_writes(tmp_path, players, gam
         b = pd.read_parquet(m / table)
         assert list(a.columns) == list(b.columns)
         pd.testing.assert_frame_equal(a, b)
+
+
+#: games per profile: a searching seat's decisions are slow from a view, so fewer of those
+_IDENTITY_GAMES = {"expert-search": 1, "expert-choice": 1, "expert-double": 1, "expert": 2}
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_every_profile_plays_at_the_table_what_game_plays(tmp_path, profile):
+    """Each profile against basic and advanced seats: every decision of a built-in seat
+    draws from the game kernel's stream of its deal (random cards and contracts, the
+    expert's samples, the searches' samples), so the match's tables are `game`'s."""
+    players = f"{profile},advanced,{profile},basic"
+    games = str(_IDENTITY_GAMES.get(profile, 3))
+    g = tmp_path / "game"
+    res = _run("game", "--games", games, "--seed", "241", "--players", players, "--out", str(g),
+               "--quiet")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    m = _match(tmp_path / "match", "--games", games, "--seed", "241", "--players", players,
+               "--no-duplicate")  # fmt: skip
+    for table in ("", "_deals"):
+        pd.testing.assert_frame_equal(pd.read_parquet(g / table), pd.read_parquet(m / table))
 
 
 @pytest.fixture(scope="module")
