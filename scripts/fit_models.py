@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from bonken_sim.models.fit import fit_models
+from bonken_sim.analyses.fit_models import fit_models
 from bonken_sim.runs.options import parse_count
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "bonken_sim" / "models" / "data" / "models.json"

@@ -41,12 +41,6 @@ ALLOWED = (
         "the ruleset table's layout is written once, in _core, where the kernels read it; "
         "rules builds a Ruleset's table with it",
     ),
-    Allowed(
-        "bonken_sim.models.fit",
-        "bonken_sim.engine",
-        "fitting plays self-play games through the engine (make fit), while the engine reads "
-        "the fitted models of the rest of models/",
-    ),
 )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bonken_sim.engine.games import DEALS_PER_GAME
 from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import N_VARIANTS
 
@@ -61,7 +62,6 @@ class Job:
         ]
 
 
-DEALS_PER_GAME = 11
 # ``run-random`` is ``run`` with every seat random: no strategy at all, so the floor a deal
 # run with the engine's rules, scores and Parquet stands on above the toy kernel.
 JOBS = {

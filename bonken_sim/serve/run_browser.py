@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bonken_sim.engine.games import PROFILES
+from bonken_sim.engine.games import DEALS_PER_GAME, PROFILES
 from bonken_sim.engine.play import play
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.names import card_str, mask_cards
@@ -22,8 +22,6 @@ from bonken_sim.rules.rulesets import as_ruleset
 from bonken_sim.runs.game_format import game_dataset, game_manifest, is_game_run
 from bonken_sim.runs.manifest import read_manifest
 from bonken_sim.runs.readers import dataset
-
-DEALS_PER_GAME = 11
 
 
 class RunRequestError(BadValue):

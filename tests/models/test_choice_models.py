@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bonken_sim.analyses.fit_models import fit_models, ols, trump_thresholds
 from bonken_sim.engine.provenance import versions
 from bonken_sim.engine.selfplay import self_play
 from bonken_sim.models import choice as C
 from bonken_sim.models import doubling as D
 from bonken_sim.models.features import VARIANT_FEATURES, FeatureCache, base_features
-from bonken_sim.models.fit import fit_models, ols, trump_thresholds
 from bonken_sim.rules.names import parse_hand
 
 ALL_HEARTS = parse_hand("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonken_sim.engine.games import DEALS_PER_GAME
 from bonken_sim.rules.names import Contract
 from bonken_sim.runs.game_format import FORMAT, MATCH_FORMAT, game_manifest, manifest_format
 from bonken_sim.runs.storage import (
@@ -48,7 +49,6 @@ from bonken_sim.table import match_config  # noqa: F401  (checks a match's manif
 GAME_FORMAT = FORMAT  # the manifest format of a game run
 #: the manifest formats whose directories are read as game runs (game runs and matches)
 GAME_FORMATS = (FORMAT, MATCH_FORMAT)
-DEALS_PER_GAME = 11
 CONTRACTS = tuple(c.label for c in Contract)
 C = len(CONTRACTS)
 BATCH = 1 << 16  # rows per record batch read

@@ -1,4 +1,5 @@
-"""Fit the contract-choice and doubling models by self-play (STRATEGIES.md §4–§5).
+"""Fit the contract-choice and doubling models by self-play (STRATEGIES.md §4–§5): an analysis
+of the engine's play, so that models/ itself reads the fitted models and imports no engine.
 
 ``fit_models`` plays deals in every variant with the given card-play strategies and fits:
 
