@@ -7,28 +7,19 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import (
-    FORCE_HELP,
-    OutPath,
-    UserError,
+from bonken_sim.cli.common import UserError, call_or_fail, echo_json, echo_lines, json_text
+from bonken_sim.cli.long_calls import compile_first, plays, run_with_progress
+from bonken_sim.cli.options import (
     analysis_threads_option,
-    call_or_fail,
-    check_out_file,
-    compile_first,
     count_option,
     deals_seed_option,
-    echo_json,
-    echo_lines,
     expert_options,
     expert_strategies,
-    json_text,
-    ladder_needs,
-    plays,
     ruleset_options,
-    run_with_progress,
     strategies_option,
-    write_out,
 )
+from bonken_sim.cli.out_files import FORCE_HELP, OutPath, check_out_file, write_out
+from bonken_sim.engine.warmup import ladder_needs
 
 
 @click.command()

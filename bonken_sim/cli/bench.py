@@ -7,16 +7,11 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import (
-    OutPath,
-    UserError,
-    call_or_fail,
-    check_out_dir,
-    compile_first,
-    count_option,
-    echo_json,
-)
+from bonken_sim.cli.common import UserError, call_or_fail, echo_json
 from bonken_sim.cli.console import StageLine
+from bonken_sim.cli.long_calls import compile_first
+from bonken_sim.cli.options import count_option
+from bonken_sim.cli.out_files import OutPath, check_out_dir
 
 
 def _thread_counts(threads: str) -> tuple[int, ...]:

@@ -7,24 +7,19 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import (
-    OutPath,
-    UserError,
+from bonken_sim.cli.common import UserError, call_or_fail, echo_json, json_text
+from bonken_sim.cli.long_calls import compile_first, plays_games, run_with_progress
+from bonken_sim.cli.options import (
     analysis_threads_option,
-    call_or_fail,
-    compile_first,
     count_option,
     deals_seed_option,
-    echo_json,
     executor_description,
     executor_options,
     given_rules,
-    json_text,
     order_doubling_options,
-    plays_games,
     ruleset_options,
-    run_with_progress,
 )
+from bonken_sim.cli.out_files import OutPath
 from bonken_sim.errors import UserFixableError
 from bonken_sim.runs.summary_text import counted
 

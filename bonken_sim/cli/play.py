@@ -7,26 +7,19 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import (
-    FORCE_HELP,
-    REPLAY,
-    OutPath,
-    UserError,
-    call_or_fail,
-    check_out_file,
-    compile_first,
+from bonken_sim.cli.common import UserError, call_or_fail, echo_lines
+from bonken_sim.cli.long_calls import REPLAY, compile_first, plays
+from bonken_sim.cli.options import (
     count_option,
     deal_index,
-    echo_lines,
     expert_options,
     expert_strategies,
-    plays,
     resolve_rules,
     ruleset_options,
     run_seed_option,
     strategies_option,
-    write_out,
 )
+from bonken_sim.cli.out_files import FORCE_HELP, OutPath, check_out_file, write_out
 from bonken_sim.files import NotJson, json_document
 from bonken_sim.rules.names import card_str, contract_variant, hand_str, parse_variants
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import OutPath, call_or_fail, run_with_progress
+from bonken_sim.cli.common import call_or_fail
 from bonken_sim.cli.console import StageLine
+from bonken_sim.cli.long_calls import run_with_progress
+from bonken_sim.cli.out_files import OutPath
 from bonken_sim.errors import UserFixableError
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import UserError, echo_json, echo_lines, resolve_rules
+from bonken_sim.cli.common import UserError, echo_json, echo_lines
+from bonken_sim.cli.options import resolve_rules
 
 
 @click.command("rules")

@@ -7,21 +7,16 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import (
+from bonken_sim.cli.common import UserError, call_or_fail, echo_json, echo_lines
+from bonken_sim.cli.long_calls import compile_first, plays, run_with_progress
+from bonken_sim.cli.options import (
     RULES_HELP,
-    OutPath,
-    UserError,
-    call_or_fail,
-    compile_first,
-    echo_json,
-    echo_lines,
     executor_description,
     executor_options,
     expert_options,
     expert_strategies,
-    plays,
-    run_with_progress,
 )
+from bonken_sim.cli.out_files import OutPath
 from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.presets import RULESET_HELP
 

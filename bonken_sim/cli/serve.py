@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import call_or_fail, resolve_rules, ruleset_options
+from bonken_sim.cli.common import call_or_fail
+from bonken_sim.cli.options import resolve_rules, ruleset_options
 
 
 @click.command("serve")

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import click
 
-from bonken_sim.cli.common import (
-    SOLVE,
-    UserError,
-    call_or_fail,
-    compile_first,
+from bonken_sim.cli.common import UserError, call_or_fail, echo_json
+from bonken_sim.cli.long_calls import SOLVE, compile_first
+from bonken_sim.cli.options import (
     count_option,
     deal_index,
-    echo_json,
     resolve_rules,
     ruleset_options,
     seed_option,

@@ -9,20 +9,10 @@ from pathlib import Path
 
 import click
 
-from bonken_sim.cli.common import (
-    REPLAY,
-    OutPath,
-    UserError,
-    call_or_fail,
-    compile_first,
-    count_option,
-    echo_json,
-    echo_lines,
-    given_rules,
-    ruleset_options,
-    run_with_progress,
-    seed_option,
-)
+from bonken_sim.cli.common import UserError, call_or_fail, echo_json, echo_lines
+from bonken_sim.cli.long_calls import REPLAY, compile_first, run_with_progress
+from bonken_sim.cli.options import count_option, given_rules, ruleset_options, seed_option
+from bonken_sim.cli.out_files import OutPath
 from bonken_sim.errors import UserFixableError
 from bonken_sim.runs.summary_text import counted
 

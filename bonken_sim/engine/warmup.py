@@ -356,3 +356,13 @@ def warm(needs: Iterable[Need], progress: Progress | None = None) -> float:
 def warmup(progress: Progress | None = None) -> float:
     """Compile (or load from the cache) every kernel, as ``warm`` (``STEPS`` parts)."""
     return _compile(ALL, progress)
+
+
+def ladder_needs(expert: bool, games: bool = False) -> list[Need]:
+    """The ladder's kernels: its card-play rungs' deals (random and basic, basic and
+    advanced, and with ``expert`` the expert's), its doubling rungs' staked deals, and with
+    ``games`` its whole-game rungs' games (every one seats an expert profile: the expert
+    level's)."""
+    levels = ("basic", "advanced", "expert") if expert else ("basic", "advanced")
+    games_part = [("games", "expert")] if games else []
+    return [*(("deals", level) for level in levels), ("staked", "advanced"), *games_part]

@@ -9,14 +9,9 @@ import math
 import click
 import pytest
 
-from bonken_sim.cli.common import (
-    UserError,
-    call_or_fail,
-    json_ready,
-    json_text,
-    run_with_progress,
-    write_out,
-)
+from bonken_sim.cli.common import UserError, call_or_fail, json_ready, json_text
+from bonken_sim.cli.long_calls import run_with_progress
+from bonken_sim.cli.out_files import write_out
 from bonken_sim.files import read_small_file
 from bonken_sim.runs.options import parse_count
 

@@ -15,7 +15,7 @@ import pytest
 from bonken_sim._core import conditional, game, kernels, solver, staked
 from bonken_sim._core._jit import compiles_watched
 from bonken_sim.cli import main
-from bonken_sim.cli.common import compiling_notice
+from bonken_sim.cli.long_calls import compiling_notice
 from bonken_sim.engine import warmup as warmup_module
 
 DONE = "bonken-sim: kernels compiled in 42 s, cached for next time"
@@ -291,7 +291,7 @@ def test_a_warm_cache_says_nothing(monkeypatch, tmp_path, capsys):
 
 
 def test_bench_and_warmup_compile_every_kernel(cold_cache, monkeypatch, capsys):
-    from bonken_sim.cli.common import compile_first
+    from bonken_sim.cli.long_calls import compile_first
 
     compile_first()
     assert cold_cache == [list(warmup_module.ALL)]
