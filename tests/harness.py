@@ -10,7 +10,7 @@ import numpy as np
 from bonken_sim._core import kernels as K
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_TOTAL, standard_table
-from bonken_sim.engine.play import parse_strategies, strategy_array
+from bonken_sim.engine.strategies import parse_strategies, strategy_array
 
 
 @dataclass

@@ -35,14 +35,14 @@ from typing import Any
 import numpy as np
 
 from bonken_sim.analyses.ladder_games import check_games, game_rungs, game_text
-from bonken_sim.engine.play import (
+from bonken_sim.engine.selfplay import self_play
+from bonken_sim.engine.staked import staked_scores
+from bonken_sim.engine.strategies import (
     INFERRING_EXPERT,
     parse_strategies,
     strategy_array,
     strategy_names,
 )
-from bonken_sim.engine.selfplay import self_play
-from bonken_sim.engine.staked import staked_scores
 from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles

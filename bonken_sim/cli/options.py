@@ -110,11 +110,7 @@ def expert_options(f):
 def expert_strategies(strategies: str, samples: int | None, exact: int | None) -> str:
     """``--strategies`` with every expert seat given the --expert-* settings, as names
     (``expert:K:E`` unless the defaults). Settings without an expert seat are an error."""
-    from bonken_sim.engine.play import (
-        parse_strategies,
-        strategy_names,
-        with_expert_settings,
-    )
+    from bonken_sim.engine.strategies import parse_strategies, strategy_names, with_expert_settings
 
     if samples is None and exact is None:
         return strategies

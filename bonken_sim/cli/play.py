@@ -75,7 +75,7 @@ def _seat_role(seat: int, dealer: int) -> str:
 
 def format_playout(p) -> list[str]:
     """A deal as a Bonken player would read it."""
-    from bonken_sim.engine.play import strategy_names
+    from bonken_sim.engine.strategies import strategy_names
 
     v = p.variant
     lines = [
@@ -176,8 +176,8 @@ def trace(
     quiet, ruleset, rules_file,
 ):  # fmt: skip
     """Write every card of many deals as JSON lines, for independent checking."""
-    from bonken_sim.engine.play import parse_strategies
     from bonken_sim.engine.play import play as play_deal
+    from bonken_sim.engine.strategies import parse_strategies
 
     rules = resolve_rules(ruleset, rules_file)
     variants = call_or_fail(parse_variants, contracts, rules)

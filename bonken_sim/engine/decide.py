@@ -26,7 +26,7 @@ from bonken_sim.engine.decide_game import decide_choose, decide_double
 from bonken_sim.engine.decide_play import decide_play
 from bonken_sim.engine.games import PROFILES
 from bonken_sim.engine.legal import check, legal
-from bonken_sim.engine.play import parse_strategies
+from bonken_sim.engine.strategies import parse_strategies
 from bonken_sim.engine.views import (
     BadView,
     ChooseView,

@@ -18,7 +18,7 @@ from bonken_sim._core import game as G
 from bonken_sim._core.ids import BEER_CARD_NAME, N_VARIANTS, STRAT_EXPERT
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import DOMINO, F_KIND, KIND_DOMINO, standard_table
-from bonken_sim.engine.play import ADAPTIVE_EXPERT
+from bonken_sim.engine.strategies import ADAPTIVE_EXPERT
 from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, Models, load_models
 from bonken_sim.models.doubling import thresholds

@@ -13,17 +13,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bonken_sim._core import ids
 from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import PASS
 from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNER
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import F_KIND, KIND_DOMINO
 from bonken_sim._core.trick import beats
+from bonken_sim.engine.strategies import (
+    SeatStrategy,
+    is_expert,
+    parse_strategies,
+    strategy_array,
+)
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.processes import interruptible
 from bonken_sim.rules.names import (
-    Strategy,
     Variant,
     card_str,
     contract_name,
@@ -60,165 +64,6 @@ def check_dealer(dealer: int) -> int:
     if dealer not in (0, 1, 2, 3):
         raise BadValue(f"dealer must be a seat 0-3, got {dealer!r}")
     return int(dealer)
-
-
-@dataclass(frozen=True)
-class Expert:
-    """An ``expert`` seat with search settings other than the defaults: ``samples`` (K)
-    deals sampled per decision, ``exact_tricks`` (E), the tricks left at which the open-hand
-    solver takes over, ``infer`` (I), the candidate deals drawn per sample to weigh them by
-    the plays seen (0: no inference), and ``noise`` (N), the percentage of the others' plays
-    its model of them takes as random. Its ``int`` is the kernel's strategy code
-    (``_core/ids.py``); its name ``expert:K:E`` (``expert:K:E:I`` with inference,
-    ``expert:K:E:I:N`` with another noise) is how runs and traces spell it."""
-
-    samples: int = ids.DEFAULT_EXPERT_SAMPLES
-    exact_tricks: int = ids.DEFAULT_EXPERT_EXACT_TRICKS
-    infer: int = ids.DEFAULT_EXPERT_INFER
-    noise: int = ids.DEFAULT_EXPERT_NOISE
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.samples <= ids.EXPERT_SAMPLES_MAX:
-            raise BadValue(
-                f"expert samples must be 1 to {ids.EXPERT_SAMPLES_MAX}, got {self.samples}"
-            )
-        if not 0 <= self.exact_tricks <= ids.EXPERT_EXACT_MAX:
-            raise BadValue(
-                f"expert exact tricks must be 0 to {ids.EXPERT_EXACT_MAX}, got {self.exact_tricks}"
-            )
-        if not 0 <= self.infer <= ids.EXPERT_INFER_MAX:
-            raise BadValue(
-                f"expert inference candidates must be 0 to {ids.EXPERT_INFER_MAX}, got {self.infer}"
-            )
-        if not 1 <= self.noise <= ids.EXPERT_NOISE_MAX:
-            raise BadValue(
-                f"expert inference noise must be 1 to {ids.EXPERT_NOISE_MAX} (percent), "
-                f"got {self.noise}"
-            )
-
-    @property
-    def name(self) -> str:
-        name = f"EXPERT:{self.samples}:{self.exact_tricks}"
-        if self.infer or self.noise != ids.DEFAULT_EXPERT_NOISE:
-            name += f":{self.infer}"
-        if self.noise != ids.DEFAULT_EXPERT_NOISE:
-            name += f":{self.noise}"
-        return name
-
-    def __int__(self) -> int:
-        # the noise's bits stay 0 at the default, so codes without it are as they were
-        noise = 0 if self.noise == ids.DEFAULT_EXPERT_NOISE else self.noise + 1
-        return (
-            ids.STRAT_EXPERT
-            | self.samples << ids.EXPERT_SAMPLES_SHIFT
-            | (self.exact_tricks + 1) << ids.EXPERT_EXACT_SHIFT
-            | self.infer << ids.EXPERT_INFER_SHIFT
-            | noise << ids.EXPERT_NOISE_SHIFT
-        )
-
-
-# A seat's card-play strategy: a tier, or an expert with its own settings.
-SeatStrategy = Strategy | Expert
-
-#: the expert whose card play reads the others' plays (docs/STRATEGIES.md, "Card play that
-#: infers"): 20 samples, drawn from two candidate deals each, at about the plain expert's
-#: time per decision (the adaptive rollouts pay for the inference)
-INFERRING_EXPERT = Expert(20, 0, 2)
-#: the expert of the whole-game profile ``expert-search``: the adaptive rollouts without the
-#: inference (a model that is all noise), 24 samples at about the plain expert's time: the
-#: strongest card play at that time, among three advanced players and in whole games
-#: (docs/STRATEGIES.md)
-ADAPTIVE_EXPERT = Expert(24, 0, 1, 100)
-
-
-def expert(
-    samples: int | None = None,
-    exact_tricks: int | None = None,
-    infer: int | None = None,
-    noise: int | None = None,
-) -> SeatStrategy:
-    """The expert strategy with these settings (``None``: the default); ``Strategy.EXPERT``
-    itself when all are the defaults, so default names stay ``expert``."""
-    settings = Expert(
-        ids.DEFAULT_EXPERT_SAMPLES if samples is None else samples,
-        ids.DEFAULT_EXPERT_EXACT_TRICKS if exact_tricks is None else exact_tricks,
-        ids.DEFAULT_EXPERT_INFER if infer is None else infer,
-        ids.DEFAULT_EXPERT_NOISE if noise is None else noise,
-    )
-    return Strategy.EXPERT if settings == Expert() else settings
-
-
-def is_expert(strategy: SeatStrategy) -> bool:
-    """Whether a seat plays the expert tier (with any settings)."""
-    return isinstance(strategy, Expert) or strategy == Strategy.EXPERT
-
-
-def with_expert_settings(
-    strategies: Sequence[SeatStrategy], samples: int | None, exact_tricks: int | None
-) -> tuple[SeatStrategy, ...]:
-    """Every expert seat of ``strategies`` given these settings (``None`` keeps a seat's)."""
-    out: list[SeatStrategy] = []
-    for s in strategies:
-        if is_expert(s):
-            now = s if isinstance(s, Expert) else Expert()
-            s = expert(
-                now.samples if samples is None else samples,
-                now.exact_tricks if exact_tricks is None else exact_tricks,
-                now.infer,
-                now.noise,
-            )
-        out.append(s)
-    return tuple(out)
-
-
-def _parse_one(item: str | int | SeatStrategy) -> SeatStrategy:
-    if isinstance(item, Strategy | Expert):
-        return item
-    if isinstance(item, int):
-        try:
-            return Strategy(item)
-        except ValueError:
-            raise BadValue(f"unknown strategy id {item}") from None
-    text = str(item).strip()
-    name, _, settings = text.partition(":")
-    if name.lower() == "expert" and settings:
-        fields = settings.split(":")
-        try:
-            if len(fields) > 4:
-                raise ValueError("at most four settings")
-            return expert(*(int(f) if f else None for f in fields))
-        except ValueError as exc:
-            raise BadValue(f"bad expert settings {text!r} (expert:K:E:I:N): {exc}") from None
-    try:
-        return Strategy[name.upper()]
-    except KeyError:
-        names = ", ".join(s.name.lower() for s in Strategy)
-        raise BadValue(f"unknown strategy {item!r} (expected one of: {names})") from None
-
-
-def parse_strategies(
-    text: str | Sequence[str | int | SeatStrategy],
-) -> tuple[SeatStrategy, ...]:
-    """``basic`` (all seats) or four names ``basic,random,random,random`` → per-seat
-    strategies; ``expert:K:E`` is an expert with K samples and E exact tricks,
-    ``expert:K:E:I`` one that weighs I candidate deals per sample by the plays seen, and
-    ``expert:K:E:I:N`` one whose model of the others' play is N percent random."""
-    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
-    out = [_parse_one(item) for item in items]
-    if len(out) == 1:
-        out *= 4
-    if len(out) != 4:
-        raise BadValue(f"give one strategy or four (one per seat), got {len(out)}")
-    return tuple(out)
-
-
-def strategy_names(strategies: Sequence[SeatStrategy]) -> str:
-    return ",".join(s.name.lower() for s in strategies)
-
-
-def strategy_array(strategies: Sequence[SeatStrategy]) -> np.ndarray:
-    """The kernels' strategy codes, one per seat."""
-    return np.array([int(s) for s in strategies], dtype=np.int64)
 
 
 def deal_hands(seed: int, deal: int) -> list[int]:

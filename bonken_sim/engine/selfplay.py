@@ -17,7 +17,7 @@ from bonken_sim._core import kernels as K
 from bonken_sim._core.ids import N_VARIANTS
 from bonken_sim._core.rng import seed_key
 from bonken_sim._core.ruleset import standard_table
-from bonken_sim.engine.play import parse_strategies, strategy_array
+from bonken_sim.engine.strategies import parse_strategies, strategy_array
 
 
 @dataclass

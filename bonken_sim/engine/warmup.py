@@ -53,7 +53,7 @@ _PROFILES = {
 def level_of(strategies: str | Sequence[str | int]) -> str:
     """The level of the builds that play these seats: strategies as the commands take them
     (``basic``, ``advanced,basic,basic,basic``, ``expert:8:2``) or their kernel codes."""
-    from bonken_sim.engine.play import parse_strategies, strategy_array
+    from bonken_sim.engine.strategies import parse_strategies, strategy_array
 
     return LEVELS[tier_level(strategy_array(parse_strategies(strategies)))]
 

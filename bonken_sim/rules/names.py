@@ -48,7 +48,7 @@ class Strategy(IntEnum):
     RANDOM = ids.STRAT_RANDOM
     BASIC = ids.STRAT_BASIC
     ADVANCED = ids.STRAT_ADVANCED
-    EXPERT = ids.STRAT_EXPERT  # with the default search settings (engine.play.Expert: others)
+    EXPERT = ids.STRAT_EXPERT  # with the default search settings (engine.strategies.Expert: others)
 
 
 # The expert tier's search settings: deals sampled per decision (K) and the tricks left at

@@ -104,7 +104,7 @@ class RunConfig:
     @property
     def strategy_ids(self) -> tuple[int, ...]:
         """The four seats' kernel codes, as a task carries them."""
-        from bonken_sim.engine.play import parse_strategies, strategy_array
+        from bonken_sim.engine.strategies import parse_strategies, strategy_array
 
         return tuple(int(s) for s in strategy_array(parse_strategies(list(self.strategies))))
 

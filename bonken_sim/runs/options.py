@@ -116,8 +116,8 @@ def parse_threads(value: Any) -> int:
 
 def parse_strategies(value: Any) -> tuple[str, ...]:
     """``--strategies``: one strategy or four, as their names."""
-    from bonken_sim.engine.play import parse_strategies as parse
-    from bonken_sim.engine.play import strategy_names
+    from bonken_sim.engine.strategies import parse_strategies as parse
+    from bonken_sim.engine.strategies import strategy_names
 
     try:
         return tuple(strategy_names(parse(value)).split(","))

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import bonken_sim
-from bonken_sim.engine.play import Expert, parse_strategies, strategy_array, strategy_names
 from bonken_sim.engine.selfplay import self_play
+from bonken_sim.engine.strategies import Expert, parse_strategies, strategy_array, strategy_names
 from bonken_sim.rules.names import VARIANTS, Strategy
 from bonken_sim.rules.rulesets import PRESETS, STANDARD, Ruleset
 from tests import reference as ref

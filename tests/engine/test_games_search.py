@@ -25,7 +25,7 @@ from bonken_sim.engine.games import (
     model_arrays,
     play_games,
 )
-from bonken_sim.engine.play import ADAPTIVE_EXPERT
+from bonken_sim.engine.strategies import ADAPTIVE_EXPERT
 from bonken_sim.models.choice import load_models
 from bonken_sim.rules.names import card_str, mask_cards
 from tests.engine.test_games import _check_constraints

@@ -31,8 +31,8 @@ import numpy as np
 from bonken_sim.analyses.advise.config import DEALER, ROLE_OF, AdviseConfig
 from bonken_sim.analyses.advise.reference import reference_sums
 from bonken_sim.analyses.advise.simulation import CHUNK_DEALS, Played, play
-from bonken_sim.engine.play import strategy_names
 from bonken_sim.engine.provenance import versions
+from bonken_sim.engine.strategies import strategy_names
 from bonken_sim.models.choice import load_models, relative_values
 from bonken_sim.rules.names import (
     VARIANTS,

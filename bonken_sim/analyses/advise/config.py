@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bonken_sim.engine.play import SeatStrategy, is_expert, parse_strategies
+from bonken_sim.engine.strategies import SeatStrategy, is_expert, parse_strategies
 from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.names import Contract, Variant, parse_hand, parse_variants
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset, resolve

@@ -15,7 +15,7 @@ import numpy as np
 
 from bonken_sim.analyses.advise.config import AdviseConfig
 from bonken_sim.analyses.advise.simulation import Sums
-from bonken_sim.engine.play import strategy_names
+from bonken_sim.engine.strategies import strategy_names
 from bonken_sim.engine.version import engine_version
 from bonken_sim.errors import UserFixableError
 from bonken_sim.rules.rulesets import STANDARD, RulesError, Ruleset

@@ -18,7 +18,7 @@ import numpy as np
 
 from bonken_sim.analyses.advise.config import DEALER, AdviseConfig
 from bonken_sim.engine.conditional import deal_scores
-from bonken_sim.engine.play import strategy_array
+from bonken_sim.engine.strategies import strategy_array
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
 
 CHUNK_DEALS = 4096  # small enough that two threads stay balanced and Ctrl-C is quick
