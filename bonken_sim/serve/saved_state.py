@@ -152,7 +152,7 @@ def _act(g: TableGame, answer: Any) -> None:
     state = g.state
     turn = state.turn()
     if turn.seat == g.you and state.legal() not in ((), ("pass",)):
-        g.seen = len(state.deals)  # he went on to this deal to decide in it
+        g.seen = len(state.deals)  # he had gone on to this deal to decide in it
         {"choose": g.choose, "double": g.double, "play": g.play}[turn.kind](answer)
     else:
         state.act(answer)
@@ -176,7 +176,10 @@ def game_of(doc: Any, gid: str) -> TableGame:
             raise
         except BadValue as exc:  # an answer the state refuses: the record cannot be right
             raise NotASavedGame(f"{where}: {exc}") from None
-    made.seen = doc["seen"] if _whole(doc["seen"], 0, len(made.state.deals)) else -1
+    # he has gone on from every finished deal but perhaps the last (it stays on the table
+    # until he asks for the next); anything else is not what the game wrote
+    done = len(made.state.deals)
+    made.seen = doc["seen"] if _whole(doc["seen"], max(done - 1, 0), done) else -1
     found = _first_difference(doc, json.loads(json.dumps(made.to_json())), "")
     if found:
         raise NotASavedGame(found)
