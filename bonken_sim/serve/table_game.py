@@ -78,7 +78,8 @@ def start_state(seed: int, game: int, players: list[str], rules: Ruleset) -> Gam
 
 class TableGame:
     """A game in progress or finished: ``state`` (the game), ``gid``, ``you``, ``players``
-    (``"you"`` at the person's seat), ``seen`` and ``mine`` (a list per deal begun)."""
+    (``"you"`` at the person's seat), ``seen`` and ``mine`` (his decisions, a list per deal
+    up to the last he decided in)."""
 
     def __init__(self, gid: str, state: GameState, you: int, players: list[str], seen: int = 0,
                  mine: list[list[dict[str, Any]]] | None = None) -> None:  # fmt: skip
@@ -140,10 +141,8 @@ class TableGame:
 
     def shown(self) -> int:
         """The deal on the table: the one being played, else the last finished."""
-        return self.state.deal if self.turn()[0] not in ("next", "over") else self.seen_last()
-
-    def seen_last(self) -> int:
-        return len(self.state.deals) - 1
+        on_table = self.turn()[0] not in ("next", "over")
+        return self.state.deal if on_table else len(self.state.deals) - 1
 
     def deal(self, k: int) -> dict[str, Any]:
         """Deal ``k`` (finished or being played) as the page and the review read it."""
