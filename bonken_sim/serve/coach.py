@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from bonken_sim.engine.decide import decide
-from bonken_sim.serve.table_game import DEALS_PER_GAME, GameError, TableGame, decision_seed
+from bonken_sim.engine.games import DEALS_PER_GAME
+from bonken_sim.engine.views import PlayView
+from bonken_sim.serve.table_game import GameError, TableGame, decision_seed
 from bonken_sim.serve.table_state import deal_public
 
 Z95 = 1.96
@@ -34,12 +36,12 @@ def _interval(value: float, se: float | None) -> list[float] | None:
     return [round(value - Z95 * se, 2), round(value + Z95 * se, 2)]
 
 
-def card_values(g: TableGame, deal: dict[str, Any], at: int, samples: int) -> dict[str, Any]:
-    """The expert's weighing of the position after the first ``at`` plays: its card, the
-    advanced tier's (the reference its standard errors are paired against) and per legal
-    card (value, se)."""
-    view = g.play_view(deal, at)
-    seed = decision_seed(int(g.state["seed"]), g.deal_index(deal["k"]), HINT_STEP + at)
+def card_values(g: TableGame, view: PlayView, k: int, samples: int) -> dict[str, Any]:
+    """The expert's weighing of the person's ``view`` in deal ``k``: its card, the advanced
+    tier's (the reference its standard errors are paired against) and per legal card
+    (value, se)."""
+    at = len(view.plays)
+    seed = decision_seed(g.state.seed, g.deal_index(k), HINT_STEP + at)
     d = decide(view, f"expert:{samples}:0", seed, explain=True)
     reference = decide(view, "advanced").card
     values = {w.option: (w.value, w.se) for w in d.weighed}
@@ -51,9 +53,10 @@ def hint(g: TableGame, samples: int = DEFAULT_HINT_SAMPLES) -> dict[str, Any]:
     kind, seat = g.turn()
     if seat != g.you or kind not in ("choose", "double", "play"):
         raise GameError("there is no decision of yours to hint at now")
-    deal = g.deal
+    view = g.state.view()
     if kind == "play":
-        cv = card_values(g, deal, len(deal["plays"]), samples)
+        assert isinstance(view, PlayView)
+        cv = card_values(g, view, g.state.deal, samples)
         options = [
             {
                 "option": card,
@@ -76,16 +79,16 @@ def hint(g: TableGame, samples: int = DEFAULT_HINT_SAMPLES) -> dict[str, Any]:
             "forced": len(cv["legal"]) == 1,
         }
     if kind == "choose":
-        d = decide(g.choose_view(deal), "expert", explain=True)
+        d = decide(view, "expert", explain=True)
         options = [{"option": w.option, "value": w.value} for w in d.weighed]
         return {"kind": kind, "expert": d.contract, "options": options}
-    d = decide(g.double_view(deal, seat), "expert", explain=True)
+    d = decide(view, "expert", explain=True)
     options = [{"option": int(w.option), "value": w.value} for w in d.weighed]
     return {"kind": kind, "expert": list(d.doubles), "options": options}
 
 
-def _review_play(g: TableGame, deal: dict[str, Any], mine: dict[str, Any], samples: int):
-    cv = card_values(g, deal, mine["at"], samples)
+def _review_play(g: TableGame, deal: dict[str, Any], mine: dict[str, Any], view, samples: int):
+    cv = card_values(g, view, deal["k"], samples)
     if len(cv["legal"]) < 2 or not cv["values"]:
         return None  # a forced card: nothing was decided
     yours, best, ref = mine["chosen"], cv["card"], cv["reference"]
@@ -115,8 +118,8 @@ def _review_play(g: TableGame, deal: dict[str, Any], mine: dict[str, Any], sampl
     }
 
 
-def _review_choice(g: TableGame, deal: dict[str, Any], mine: dict[str, Any]):
-    d = decide(g.choose_view(deal), "expert", explain=True)
+def _review_choice(mine: dict[str, Any], view):
+    d = decide(view, "expert", explain=True)
     values = {w.option: w.value for w in d.weighed}
     yours = mine["chosen"]
     cost = round(values[str(d.contract)] - values[yours], 4) if values else 0.0
@@ -130,8 +133,8 @@ def _review_choice(g: TableGame, deal: dict[str, Any], mine: dict[str, Any]):
     }
 
 
-def _review_double(g: TableGame, deal: dict[str, Any], mine: dict[str, Any]):
-    d = decide(g.double_view(deal, g.you, mine["at"]), "expert", explain=True)
+def _review_double(mine: dict[str, Any], view):
+    d = decide(view, "expert", explain=True)
     est = {int(w.option): w.value for w in d.weighed}
     yours, expert = sorted(mine["chosen"]), sorted(d.doubles)
     cost = sum(est.get(t, 0.0) for t in expert) - sum(est.get(t, 0.0) for t in yours)
@@ -148,17 +151,17 @@ def _review_double(g: TableGame, deal: dict[str, Any], mine: dict[str, Any]):
 def review_deal(g: TableGame, k: int, samples: int = DEFAULT_HINT_SAMPLES) -> dict[str, Any]:
     """The person's decisions of finished deal ``k`` beside the expert's, the costliest
     first, and the deal itself with all four hands, trick by trick."""
-    if not isinstance(k, int) or not 0 <= k < len(g.deals) or g.deals[k]["raw"] is None:
+    if not isinstance(k, int) or not 0 <= k < len(g.state.deals):
         raise GameError(f"deal {k} is not finished: there is nothing to review yet")
-    deal = g.deals[k]
+    deal = g.deal(k)
     items = []
-    for mine in deal["mine"]:
+    for mine, view in g.my_views(k):
         if mine["kind"] == "play":
-            item = _review_play(g, deal, mine, samples)
+            item = _review_play(g, deal, mine, view, samples)
         elif mine["kind"] == "choose":
-            item = _review_choice(g, deal, mine)
+            item = _review_choice(mine, view)
         else:
-            item = _review_double(g, deal, mine)
+            item = _review_double(mine, view)
         if item is not None:
             item["deal"] = k
             items.append(item)
@@ -176,7 +179,7 @@ def review_deal(g: TableGame, k: int, samples: int = DEFAULT_HINT_SAMPLES) -> di
 
 def review_game(g: TableGame, samples: int = DEFAULT_HINT_SAMPLES) -> dict[str, Any]:
     """Every finished deal's review, and all decisions of the game, the costliest first."""
-    deals = [review_deal(g, d["k"], samples) for d in g.deals if d["raw"] is not None]
+    deals = [review_deal(g, k, samples) for k in range(len(g.state.deals))]
     items = sorted((it for r in deals for it in r["decisions"]), key=lambda it: -it["cost"])
     return {
         "deals": deals,

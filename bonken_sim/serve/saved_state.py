@@ -1,12 +1,13 @@
-"""What a saved game may hold: exactly a state ``TableGame`` could have written.
+"""What a saved game may hold: exactly a game ``TableGame`` could have written.
 
 A saved file is read back by every request on its game, and a file changed by hand (or by
 anything else) must not make the engine play cards nobody holds. ``game_of`` checks the
-fields ``TableGame.new`` writes (their types and ranges), then plays the recorded decisions
-again on a fresh game of the same seed, seats and rules (every contract open, every double
-allowed, every card held and legal at its turn) and asks that the result be the saved state
-itself: the hands dealt from the seed, the scores the engine gives, the person's decisions.
-A state that is not is refused with the first field that is wrong, and nothing is written.
+person's fields (their types and ranges) and the seed, game number and rules of the game,
+then gives a fresh game of them every answer the file records, in turn, through the game
+state's own check (``GameState.act``: every contract open, every double allowed, every card
+held and legal at its turn), and asks that the result be the saved game itself: the hands
+dealt from the seed, the scores the engine gives, the person's decisions. A file that is not
+is refused with the first field that is wrong, and nothing is written.
 """
 
 from __future__ import annotations
@@ -14,16 +15,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bonken_sim.engine.decide import decide, legal_contracts, legal_doubles
+from bonken_sim.engine.games import DEALS_PER_GAME
 from bonken_sim.errors import BadValue, UserFixableError
-from bonken_sim.models.doubling import pass_order
 from bonken_sim.rules.rulesets import Ruleset
-from bonken_sim.serve.table_game import DEALS_PER_GAME, STATE_VERSION, TableGame, check_players
+from bonken_sim.serve.table_game import STATE_VERSION, TableGame, check_players, start_state
 
-#: the fields of a saved state and of each of its deals (TableGame.new, TableGame._start_deal)
-FIELDS = ("version", "id", "seed", "game", "you", "players", "ruleset", "deals")
-DEAL_FIELDS = ("k", "dealer", "hands", "contract", "doubles", "passed", "plays", "raw", "final",
-               "mine")  # fmt: skip
+#: the person's fields of a saved game (TableGame.to_json); "game" holds the state's
+FIELDS = ("version", "id", "you", "players", "seen", "mine", "game")
 
 
 class NotASavedGame(UserFixableError):
@@ -37,10 +35,6 @@ def _short(value: Any) -> str:
 
 def _whole(value: Any, low: int, high: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-
-
-def _seat(value: Any) -> bool:
-    return _whole(value, 0, 3)
 
 
 def _first_difference(saved: Any, made: Any, where: str) -> str | None:
@@ -65,125 +59,128 @@ def _first_difference(saved: Any, made: Any, where: str) -> str | None:
     return f"{where}: {_short(saved)} is not what the game's seed and decisions give"
 
 
-def _check_fields(state: Any, gid: str) -> None:
-    """The top fields, and the decisions of each deal, as ``TableGame`` writes them."""
-    if not isinstance(state, dict):
-        raise NotASavedGame(f"a JSON {type(state).__name__}, not an object")
-    missing = [k for k in FIELDS if k not in state]
+def _check_fields(doc: Any, gid: str) -> None:
+    """The person's fields, and the game's seed, number and rules, as ``TableGame`` writes
+    them (the rest is checked by playing the game again)."""
+    if not isinstance(doc, dict):
+        raise NotASavedGame(f"a JSON {type(doc).__name__}, not an object")
+    missing = [k for k in FIELDS if k not in doc]
     if missing:
         raise NotASavedGame(f"{missing[0]} is missing")
-    if state["version"] != STATE_VERSION:
-        raise NotASavedGame(f"version: {_short(state['version'])} is not {STATE_VERSION}")
-    if state["id"] != gid:
-        raise NotASavedGame(f"id: {_short(state['id'])} is not the file's name {gid!r}")
-    if not _whole(state["seed"], 0, 2**64 - 1):
-        raise NotASavedGame(f"seed: {_short(state['seed'])} is not an integer 0 to 2**64-1")
-    if not _whole(state["game"], 0, 2**58 - 1):
-        raise NotASavedGame(f"game: {_short(state['game'])} is not an integer 0 to 2**58-1")
-    if not _seat(state["you"]):
-        raise NotASavedGame(f"you: {_short(state['you'])} is not a seat 0-3")
-    players = state["players"]
+    if doc["version"] != STATE_VERSION:
+        raise NotASavedGame(f"version: {_short(doc['version'])} is not {STATE_VERSION}")
+    if doc["id"] != gid:
+        raise NotASavedGame(f"id: {_short(doc['id'])} is not the file's name {gid!r}")
+    if not _whole(doc["you"], 0, 3):
+        raise NotASavedGame(f"you: {_short(doc['you'])} is not a seat 0-3")
+    players = doc["players"]
     try:
-        ok = isinstance(players, list) and check_players(players, state["you"]) == players
+        ok = isinstance(players, list) and check_players(players, doc["you"]) == players
     except BadValue:
         ok = False
     if not ok:
         raise NotASavedGame(f"players: {_short(players)} is not 'you' and three profiles")
-    deals = state["deals"]
-    if not isinstance(deals, list) or not 1 <= len(deals) <= DEALS_PER_GAME:
-        raise NotASavedGame(f"deals: {_short(deals)} is not a list of 1 to 11 deals")
-    for k, deal in enumerate(deals):
-        where = f"deals[{k}]"
-        if not isinstance(deal, dict):
-            raise NotASavedGame(f"{where}: {_short(deal)} is not a deal")
-        missing = [f for f in DEAL_FIELDS if f not in deal]
-        if missing:
-            raise NotASavedGame(f"{where}.{missing[0]} is missing")
-        if deal["contract"] is not None and not isinstance(deal["contract"], str):
-            raise NotASavedGame(f"{where}.contract: {_short(deal['contract'])} is not a name")
-        if not isinstance(deal["doubles"], list):
-            raise NotASavedGame(f"{where}.doubles: {_short(deal['doubles'])} is not a list")
-        for n, pair in enumerate(deal["doubles"]):
-            if not (isinstance(pair, list) and len(pair) == 2 and all(map(_seat, pair))):
-                raise NotASavedGame(f"{where}.doubles[{n}]: {_short(pair)} is not two seats")
-        passed = deal["passed"]
-        if not isinstance(passed, list) or len(passed) > 4 or not all(map(_seat, passed)):
-            raise NotASavedGame(f"{where}.passed: {_short(passed)} is not up to four seats")
-        if not isinstance(deal["plays"], list):
-            raise NotASavedGame(f"{where}.plays: {_short(deal['plays'])} is not a list")
-        for n, play in enumerate(deal["plays"]):
-            if not (isinstance(play, list) and len(play) == 2 and _seat(play[0])) or not (
-                isinstance(play[1], str)
-            ):
-                raise NotASavedGame(f"{where}.plays[{n}]: {_short(play)} is not a seat and card")
+    if not _whole(doc["seen"], 0, DEALS_PER_GAME):
+        raise NotASavedGame(f"seen: {_short(doc['seen'])} is not a number of deals 0 to 11")
+    game = doc["game"]
+    if not isinstance(game, dict):
+        raise NotASavedGame(f"game: {_short(game)} is not a game")
+    missing = [k for k in ("seed", "game", "ruleset", "deals", "plays") if k not in game]
+    if missing:
+        raise NotASavedGame(f"game.{missing[0]} is missing")
+    if not _whole(game["seed"], 0, 2**64 - 1):
+        raise NotASavedGame(f"game.seed: {_short(game['seed'])} is not an integer 0 to 2**64-1")
+    if not _whole(game["game"], 0, 2**58 - 1):
+        raise NotASavedGame(f"game.game: {_short(game['game'])} is not an integer 0 to 2**58-1")
+    if not isinstance(game["deals"], list) or len(game["deals"]) > DEALS_PER_GAME:
+        raise NotASavedGame(f"game.deals: {_short(game['deals'])} is not a list of deals")
 
 
-def _replay_deal(g: TableGame, saved: dict[str, Any]) -> None:
-    """Deal the next deal of ``g`` and make the decisions ``saved`` records, each checked as
-    the game checks the person's (a computer's are always legal)."""
-    g._start_deal()
-    deal, you = g.deal, g.you
-    where = f"deals[{deal['k']}]"
-    contract = saved["contract"]
-    if contract is None:
-        return  # nothing more is decided before the choice (the final comparison sees it)
-    open_ = legal_contracts(g.choose_view(deal))
-    if contract not in open_:
-        raise NotASavedGame(f"{where}.contract: {contract!r} is not open ({', '.join(open_)})")
-    if (deal["dealer"] + 2) & 3 == you:
-        deal["mine"].append({"kind": "choose", "at": 0, "chosen": contract})
-    deal["contract"] = contract
-    doubles = saved["doubles"]
-    if not g.rules.doubling and (saved["passed"] or doubles):
-        raise NotASavedGame(f"{where}: doubles under rules without doubling")
-    used = 0
-    for n, seat in enumerate(saved["passed"]):
-        if seat != pass_order(deal["dealer"])[n]:
-            raise NotASavedGame(f"{where}.passed[{n}]: seat {seat} doubles out of turn")
-        allowed = legal_doubles(g.double_view(deal, seat))
-        targets = []
-        while used < len(doubles) and doubles[used][0] == seat:
-            targets.append(doubles[used][1])
-            used += 1
-        if len(set(targets)) != len(targets) or not set(targets) <= set(allowed):
-            raise NotASavedGame(f"{where}.doubles: seat {seat} may not double {targets}")
-        if seat == you and allowed:
-            deal["mine"].append({"kind": "double", "at": len(deal["doubles"]), "chosen": targets})
-        g._apply_doubles(seat, targets)
-    if used < len(doubles):
-        raise NotASavedGame(f"{where}.doubles[{used}]: {doubles[used]} is not in turn")
-    if saved["plays"] and g.rules.doubling and len(deal["passed"]) < 4:
-        raise NotASavedGame(f"{where}.plays: cards played before the doubling is over")
-    for n, (seat, card) in enumerate(saved["plays"]):
-        turn = -1 if g.deal_done(deal) else g.play_seat(deal)
-        if seat != turn:
-            raise NotASavedGame(f"{where}.plays[{n}]: seat {seat} plays out of turn")
-        d = decide(g.play_view(deal), "basic")
-        if card not in d.legal and not card == d.card == "pass":  # a Domino pass is forced
-            raise NotASavedGame(f"{where}.plays[{n}]: seat {seat} may not play {_short(card)}")
-        if seat == you and card != "pass":
-            deal["mine"].append({"kind": "play", "at": len(deal["plays"]), "chosen": card})
-        g._apply_play(seat, card)
+def _deals(game: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each deal the saved game records ({"contract", "doubles", "spoken", "plays"}) with
+    where it is: the finished deals, then the one being played."""
+    out = []
+    for k, done in enumerate(game["deals"]):
+        where = f"game.deals[{k}]"
+        if not isinstance(done, dict) or not isinstance(done.get("trace"), dict):
+            raise NotASavedGame(f"{where}: {_short(done)} is not a finished deal")
+        trace = done["trace"]
+        out.append((where, {"contract": done.get("variant"), "doubles": trace.get("doubles"),
+                            "spoken": 4, "plays": done.get("plays")}))  # fmt: skip
+    out.append(("game", {key: game.get(key) for key in ("contract", "doubles", "spoken",
+                                                        "plays")}))  # fmt: skip
+    return out
 
 
-def game_of(state: Any, gid: str) -> TableGame:
-    """The game of saved state ``state`` of game ``gid``; ``NotASavedGame`` naming the first
-    wrong field when ``TableGame`` could not have written it."""
-    _check_fields(state, gid)
-    try:
-        rules = Ruleset.from_dict(state["ruleset"])
-    except UserFixableError as exc:
-        raise NotASavedGame(str(exc)) from None
-    fresh = {k: state[k] for k in FIELDS if k != "deals"}
-    made = TableGame({**fresh, "ruleset": rules.to_dict(), "deals": []})
-    for k, deal in enumerate(state["deals"]):
-        if k and not made.deal_done(made.deal):
-            raise NotASavedGame(f"deals[{k}]: a deal after deals[{k - 1}], which is not over")
+def _pairs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, list) and len(x) == 2 for x in value)
+
+
+def _replay(g: TableGame, where: str, deal: dict[str, Any]) -> None:
+    """Give ``g``'s state the answers of one recorded deal, each through the state's check,
+    the person's (but his forced passes) recorded as ``TableGame`` records them; stops where
+    the record stops (the final comparison sees what is missing)."""
+    state, v = g.state, deal["contract"]
+    if v is None:
+        return
+    doubles, plays, spoken = deal["doubles"], deal["plays"], deal["spoken"]
+    if not _whole(v, 0, len(state.names) - 1):
+        raise NotASavedGame(f"{where}: contract {_short(v)} is not a variant")
+    if not _pairs(doubles):
+        raise NotASavedGame(f"{where}.doubles: {_short(doubles)} is not a list of seat pairs")
+    if not _pairs(plays):
+        raise NotASavedGame(f"{where}.plays: {_short(plays)} is not a list of seats and cards")
+    if not _whole(spoken, 0, 4):
+        raise NotASavedGame(f"{where}.spoken: {_short(spoken)} is not 0 to 4 seats")
+    k = state.deal
+    _act(g, state.names[v])
+    while state.deal == k and state.turn().kind == "double" and state.spoken < spoken:
+        seat = state.turn().seat
+        _act(g, [t for q, t in doubles if q == seat])
+    for n, (seat, card) in enumerate(plays):
+        if state.deal != k or seat != state.turn().seat:
+            raise NotASavedGame(f"{where}.plays[{n}]: seat {_short(seat)} plays out of turn")
         try:
-            _replay_deal(made, deal)
-        except BadValue as exc:  # a view the engine refuses: the decisions cannot be right
-            raise NotASavedGame(f"deals[{k}]: {exc}") from None
-    found = _first_difference(state, made.state, "")
+            _act(g, card)
+        except BadValue:
+            raise NotASavedGame(f"{where}.plays[{n}]: seat {seat} may not play "
+                                f"{_short(card)}") from None  # fmt: skip
+
+
+def _act(g: TableGame, answer: Any) -> None:
+    """An answer of the seat to act: the person's as his own action, else the state's."""
+    state = g.state
+    turn = state.turn()
+    if turn.seat == g.you and state.legal() not in ((), ("pass",)):
+        g.seen = len(state.deals)  # he had gone on to this deal to decide in it
+        {"choose": g.choose, "double": g.double, "play": g.play}[turn.kind](answer)
+    else:
+        state.act(answer)
+
+
+def game_of(doc: Any, gid: str) -> TableGame:
+    """The game of saved ``doc`` of game ``gid``; ``NotASavedGame`` naming the first wrong
+    field when ``TableGame`` could not have written it."""
+    _check_fields(doc, gid)
+    game = doc["game"]
+    try:
+        rules = Ruleset.from_dict(game["ruleset"])
+    except (UserFixableError, BadValue, TypeError, KeyError, AttributeError) as exc:
+        raise NotASavedGame(f"game.ruleset: {exc}") from None
+    made = TableGame(gid, start_state(game["seed"], game["game"], doc["players"], rules),
+                     doc["you"], doc["players"])  # fmt: skip
+    for where, deal in _deals(game):
+        try:
+            _replay(made, where, deal)
+        except NotASavedGame:
+            raise
+        except BadValue as exc:  # an answer the state refuses: the record cannot be right
+            raise NotASavedGame(f"{where}: {exc}") from None
+    # he has gone on from every finished deal but perhaps the last (it stays on the table
+    # until he asks for the next); anything else is not what the game wrote
+    done = len(made.state.deals)
+    made.seen = doc["seen"] if _whole(doc["seen"], max(done - 1, 0), done) else -1
+    found = _first_difference(doc, json.loads(json.dumps(made.to_json())), "")
     if found:
         raise NotASavedGame(found)
     return made

@@ -66,9 +66,9 @@ class GameStore:
         return self.games_dir / f"{gid}.json"
 
     def save(self, game: TableGame) -> None:
-        text = json.dumps(game.state)
-        write_atomic(self.path(game.state["id"]), [text])
-        self._checked[game.state["id"]] = _digest((text + "\n").encode())
+        text = json.dumps(game.to_json())
+        write_atomic(self.path(game.gid), [text])
+        self._checked[game.gid] = _digest((text + "\n").encode())
 
     def load(self, gid: str) -> TableGame:
         path = self.path(gid)
@@ -81,7 +81,7 @@ class GameStore:
         try:
             state = json_document(raw)
             if self._checked.get(gid) == _digest(raw):
-                return TableGame(state)
+                return TableGame.from_json(state)
             game = game_of(state, gid)
         except (NotJson, NotASavedGame) as exc:
             raise UserFixableError(f"{path} is not a saved game: {exc}") from None

@@ -14,7 +14,7 @@ def ranks(totals: list[int]) -> list[int]:
     return [1 + sum(t > mine for t in totals) for mine in totals]
 
 
-def sheet_row(g: TableGame, deal: dict[str, Any]) -> dict[str, Any]:
+def sheet_row(deal: dict[str, Any]) -> dict[str, Any]:
     """One finished deal on the score sheet: the contract, the doubles, raw and settled scores
     and what each pair's doubles moved."""
     raw, final = deal["raw"], deal["final"]
@@ -39,8 +39,8 @@ def sheet_row(g: TableGame, deal: dict[str, Any]) -> dict[str, Any]:
 
 
 def deal_public(g: TableGame, deal: dict[str, Any]) -> dict[str, Any]:
-    you = g.you
-    done = g.deal_done(deal)
+    """``deal`` (``TableGame.deal``) as the person sees it."""
+    done = deal["done"]
     plays = deal["plays"]
     tricks = [trick_dict(t) for t in g.tricks(deal)]
     domino = deal["contract"] is not None and g.domino(deal)
@@ -49,6 +49,7 @@ def deal_public(g: TableGame, deal: dict[str, Any]) -> dict[str, Any]:
     for t in tricks:
         taken[t["winner"]]["tricks"] += 1
         taken[t["winner"]]["points"] += t["points"]
+    on_table = not done and deal["k"] == g.state.deal
     out: dict[str, Any] = {
         "k": deal["k"],
         "dealer": deal["dealer"],
@@ -58,13 +59,13 @@ def deal_public(g: TableGame, deal: dict[str, Any]) -> dict[str, Any]:
         "trump": g.variant(deal).trump if deal["contract"] else None,
         "domino": domino,
         "doubles": deal["doubles"],
-        "passed": deal["passed"],
-        "hand": g.hand_now(deal, you),
+        "passed": g.passed(deal),
+        "hand": g.hand_now(g.you) if on_table else [],
         "plays": plays,
         "tricks": tricks,
         "trick": in_trick,
         "taken": taken,
-        "counts": [len(g.hand_now(deal, s)) for s in range(4)],
+        "counts": [len(g.hand_now(s)) if on_table else 0 for s in range(4)],
         "done": done,
         "raw": deal["raw"],
         "final": deal["final"],
@@ -78,23 +79,24 @@ def public_state(g: TableGame) -> dict[str, Any]:
     """The game as the person at seat ``g.you`` may see it, with his options now."""
     kind, seat = g.turn()
     totals = g.totals()
-    state = g.state
+    s = g.state
+    over = kind == "over"
     out = {
-        "id": state["id"],
-        "seed": state["seed"],
-        "game": state["game"],
+        "id": g.gid,
+        "seed": s.seed,
+        "game": s.game,
         "you": g.you,
-        "players": state["players"],
-        "ruleset": state["ruleset"],
+        "players": g.players,
+        "ruleset": g.rules.to_dict(),
         "doubling": g.rules.doubling,
         "turn": {"kind": kind, "seat": seat},
         "legal": g.legal()["options"],
-        "deal": deal_public(g, g.deal),
-        "sheet": [sheet_row(g, d) for d in g.deals if d["final"] is not None],
+        "deal": deal_public(g, g.deal(g.shown())),
+        "sheet": [sheet_row(g.deal(k)) for k in range(len(s.deals))],
         "totals": totals,
-        "over": g.over(),
+        "over": over,
     }
-    if g.over():
+    if over:
         r = ranks(totals)
         out["ranks"] = r
         out["winners"] = [p for p in range(4) if r[p] == 1]
@@ -104,11 +106,11 @@ def public_state(g: TableGame) -> dict[str, Any]:
 def summary(g: TableGame) -> dict[str, Any]:
     """A saved game in the list of games."""
     return {
-        "id": g.state["id"],
-        "players": g.state["players"],
+        "id": g.gid,
+        "players": g.players,
         "you": g.you,
-        "ruleset": g.state["ruleset"]["name"],
-        "deal": len(g.deals),
+        "ruleset": g.rules.to_dict()["name"],
+        "deal": g.shown() + 1,
         "over": g.over(),
         "totals": g.totals(),
     }

@@ -10,6 +10,19 @@ import urllib.request
 READY = "body[data-ready]:not([data-busy])"
 
 
+def settle(raw: list[int], doubles: list[list[int]]) -> list[int]:
+    """RULES.md §5 on a deal's raw scores and its doubles ((doubler, target) pairs)."""
+    import numpy as np
+
+    from bonken_sim.models import doubling
+
+    doubled = np.zeros((1, 4, 4), bool)
+    for a, b in doubles:
+        doubled[0, a, b] = True
+    final = doubling.settle(np.array([raw]), doubling.multiplicity(doubled))[0]
+    return [int(x) for x in final]
+
+
 def api_get(base: str, path: str):
     with urllib.request.urlopen(base.rstrip("/") + path, timeout=60) as resp:
         body = resp.read().decode()

@@ -12,8 +12,8 @@ import pytest
 from bonken_sim.engine.play import replay
 from bonken_sim.serve.app import ServeOptions
 from bonken_sim.serve.server import address, serve_in_thread
-from bonken_sim.serve.table_game import settle
 from tests.serve.conftest import ServeProcess, call
+from tests.serve.table_driver import settle
 
 
 def new_game(base, **body):
@@ -123,7 +123,7 @@ def test_a_game_is_saved_after_every_decision_and_a_new_server_continues_it(tmp_
     finally:
         first.stop()
     saved = json.loads((tmp_path / "state" / "games" / f"{state['id']}.json").read_text())
-    assert len(saved["deals"][0]["plays"]) == len(state["deal"]["plays"])
+    assert len(saved["game"]["plays"]) == len(state["deal"]["plays"])
     assert not list((tmp_path / "state" / "games").glob(".*"))  # no temporary file left
     second = ServeProcess(tmp_path / "state")
     try:

@@ -13,10 +13,17 @@ import os
 import pytest
 
 from bonken_sim.engine.play import replay
-from bonken_sim.serve.table_game import settle
 from tests.report.page.browser import FLAGS, chromium
 from tests.serve.conftest import ServeProcess, call
-from tests.serve.table_driver import Player, game_id, hand_buttons, settle_page, sheet, start_game
+from tests.serve.table_driver import (
+    Player,
+    game_id,
+    hand_buttons,
+    settle,
+    settle_page,
+    sheet,
+    start_game,
+)
 
 WIDTHS = (420, 1280)
 #: fast computer seats and a fixed seed: the game is the same in every run

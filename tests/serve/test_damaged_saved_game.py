@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from bonken_sim.engine.game_state import GameState
 from bonken_sim.serve.app import ServeOptions, create_app
 from tests.fuzz_inputs import EXAMPLES, mutated
 
@@ -99,15 +100,31 @@ def _damage(table, path: tuple, value) -> tuple:
 @pytest.mark.parametrize(
     ("path", "value", "said"),
     [
-        (("deals",), 5, "deals: 5 is not a list of 1 to 11 deals"),
-        (("deals", 0, "hands", 1), "QS", "deals[0].hands[1]: 'QS' is not what the game's seed"),
-        (("deals", 0, "hands", 1, 0), "AS", "deals[0].hands[1][0]: 'AS' is not what"),
-        (("deals", 1, "plays"), 7, "deals[1].plays: 7 is not a list"),
-        (("deals", 0, "plays", 0), [0, "2C"], "deals[0].plays[0]: seat 0 plays out of turn"),
-        (("deals", 0, "raw"), [0, 0, 0, 0], "deals[0].raw[0]: 0 is not what"),
-        (("deals", 0, "mine"), None, "deals[0].mine is missing"),
+        (("game", "deals"), 5, "game.deals: 5 is not a list of deals"),
+        (
+            ("game", "deals", 0, "trace", "hands", 1),
+            "QS",
+            "game.deals[0].trace.hands[1]: 'QS' is not what the game's seed",
+        ),
+        (
+            ("game", "deals", 0, "trace", "hands", 1, 0),
+            "AS",
+            "game.deals[0].trace.hands[1][0]: 'AS' is not what",
+        ),
+        (("game", "plays"), 7, "game.plays: 7 is not a list"),
+        (
+            ("game", "deals", 0, "plays", 0),
+            [0, "2C"],
+            "game.deals[0].plays[0]: seat 0 plays out of turn",
+        ),
+        (
+            ("game", "deals", 0, "trace", "scores"),
+            [0, 0, 0, 0],
+            "game.deals[0].trace.scores[0]: 0 is not what",
+        ),
+        (("mine",), None, "mine is missing"),
         (("you",), True, "you: True is not a seat 0-3"),
-        (("seed",), -1, "seed: -1 is not an integer 0 to 2**64-1"),
+        (("game", "seed"), -1, "game.seed: -1 is not an integer 0 to 2**64-1"),
         (("id",), "0123456789ab", "id: '0123456789ab' is not the file's name"),
         (("players", 1), "you", "players: ['you', 'you', 'basic', 'basic'] is not"),
     ],
@@ -131,15 +148,15 @@ def test_a_card_played_from_another_hand_is_refused(table):
     impossible deal."""
     client, gid, saved, original = table
     doc = json.loads(original)
-    seat, card = doc["deals"][1]["plays"][0] if doc["deals"][1]["plays"] else (None, None)
+    seat, card = doc["game"]["plays"][0] if doc["game"]["plays"] else (None, None)
     if seat is None:
         pytest.skip("the saved position has no card played in the second deal")
-    other = next(c for c in doc["deals"][1]["hands"][(seat + 1) & 3] if c != card)
-    _damage(table, ("deals", 1, "plays", 0, 1), other)
+    other = next(c for c in GameState.from_json(doc["game"]).hand((seat + 1) & 3) if c != card)
+    _damage(table, ("game", "plays", 0, 1), other)
     try:
         resp = client.get(f"/api/games/{gid}")
         assert resp.status_code == 400
-        assert f"deals[1].plays[0]: seat {seat} may not play '{other}'" in resp.get_json()["error"]
+        assert f"game.plays[0]: seat {seat} may not play '{other}'" in resp.get_json()["error"]
     finally:
         saved.write_bytes(original)
 

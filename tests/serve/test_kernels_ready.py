@@ -175,3 +175,16 @@ def test_the_compiling_process_failing_is_reported_with_its_traceback():
     status = kernels.status()
     assert status["state"] == "failed" and status["error"] == "KeyError: 'no-such-part'"
     assert "Traceback" in kernels.log
+
+
+def test_every_gated_endpoint_is_a_view_of_the_app(tmp_path):
+    """The gate names views by their blueprint's name: a name that matches no view would leave
+    that view open before the kernels are compiled."""
+    from bonken_sim.serve.app import KERNEL_ENDPOINTS
+
+    app = create_app(ServeOptions(state_dir=tmp_path / "state"))
+    assert set(KERNEL_ENDPOINTS) <= set(app.view_functions)
+    gated = {r.rule for r in app.url_map.iter_rules() if r.endpoint in KERNEL_ENDPOINTS}
+    assert gated == {"/api/games", "/api/games/<gid>", "/api/games/<gid>/<action>",
+                     "/api/games/<gid>/hint", "/api/games/<gid>/review", "/api/advise",
+                     "/api/run/deal"}  # fmt: skip

@@ -16,8 +16,9 @@ from bonken_sim.engine.games import play_games
 from bonken_sim.engine.play import replay
 from bonken_sim.rules.names import variant_names
 from bonken_sim.rules.rulesets import STANDARD, preset
-from bonken_sim.serve.table_game import GameError, OutOfTurn, TableGame, settle
+from bonken_sim.serve.table_game import GameError, OutOfTurn, TableGame
 from bonken_sim.serve.table_state import public_state, ranks
+from tests.serve.table_driver import settle
 
 
 def play_through(g: TableGame, profile: str) -> None:
@@ -30,11 +31,11 @@ def play_through(g: TableGame, profile: str) -> None:
         if kind == "next":
             g.next_deal()
         elif kind == "choose":
-            g.choose(decide(g.choose_view(g.deal), profile).contract)
+            g.choose(decide(g.state.view(), profile).contract)
         elif kind == "double":
-            g.double(list(decide(g.double_view(g.deal, seat), profile).doubles))
+            g.double(list(decide(g.state.view(), profile).doubles))
         else:
-            g.play(decide(g.play_view(g.deal), profile).card)
+            g.play(decide(g.state.view(), profile).card)
         g.advance()
 
 
@@ -58,8 +59,9 @@ def test_a_table_of_fitted_profiles_plays_the_game_kernels_game(game, profiles, 
         fixed_order=ruleset.order == "fixed", table=ruleset.table,
     )  # fmt: skip
     names = variant_names(ruleset)
-    assert [d["contract"] for d in g.deals] == [names[v] for v in b.variant[0]]
-    for k, d in enumerate(g.deals):
+    deals = [g.deal(k) for k in range(len(g.state.deals))]
+    assert [d["contract"] for d in deals] == [names[v] for v in b.variant[0]]
+    for k, d in enumerate(deals):
         bits = sum(1 << (4 * a + t) for a, t in d["doubles"])
         assert bits == int(b.dbl[0, k]), f"deal {k}"
         assert d["raw"] == b.raw[0, k].tolist(), f"deal {k}"
@@ -73,7 +75,7 @@ def test_every_finished_deal_is_a_trace_record_the_engine_replays_to_its_scores(
     play_through(g, "random")
     lines = g.trace_lines()
     assert len(lines) == 11
-    for d, line in zip(g.deals, lines, strict=True):
+    for d, line in zip(map(g.deal, range(11)), lines, strict=True):
         record = json.loads(line)
         assert replay(record) == record["scores"] == d["raw"]
         assert d["final"] == settle(d["raw"], d["doubles"])
@@ -95,10 +97,10 @@ def fresh_game(players=("you", "basic", "basic", "basic"), you=0, seed=4) -> Tab
 
 
 def refused(g: TableGame, action, *args, error=GameError) -> None:
-    before = copy.deepcopy(g.state)
+    before = copy.deepcopy(g.to_json())
     with pytest.raises(error):
         action(*args)
-    assert g.state == before
+    assert g.to_json() == before
 
 
 def to_play(g: TableGame) -> TableGame:
@@ -126,9 +128,9 @@ def test_refused_actions_change_nothing():
         refused(g, g.choose, "no-such-contract")
         refused(g, g.choose, 7)
     to_play(g)
-    hand = g.hand_now(g.deal, g.you)
+    hand = g.hand_now(g.you)
     legal = g.legal()["options"]
-    not_held = next(c for c in g.deal["hands"][(g.you + 1) % 4])
+    not_held = g.hand_now((g.you + 1) % 4)[-1]
     refused(g, g.play, not_held)
     refused(g, g.play, "XX")
     refused(g, g.play, None)
@@ -136,7 +138,7 @@ def test_refused_actions_change_nothing():
     if illegal:
         refused(g, g.play, illegal[0])
     g.play(legal[0])
-    assert g.deal["plays"][-1] == [g.you, legal[0]]
+    assert g.state.plays[-1] == (g.you, legal[0])
 
 
 def test_doubles_the_rules_forbid_are_refused():
@@ -145,14 +147,15 @@ def test_doubles_the_rules_forbid_are_refused():
     g = fresh_game(players=("basic", "basic", "you", "basic"), you=2, seed=5)
     assert g.turn() == ("choose", 2)
     g.choose(g.legal()["options"][0])
-    g.deal["doubles"] = [[3, 2], [0, 1]]
-    g.deal["passed"] = [3, 0, 1]
+    for said in ([2], [1], []):
+        g.state.act(said)
+    assert g.state.doubles == [(3, 2), (0, 1)]
     assert g.turn() == ("double", 2)
     assert g.legal()["options"] == [3]
     for bad in ([0], [1], [2], [3, 3], "3", [True], [3, 0], None):
         refused(g, g.double, bad)
     g.double([3])
-    assert g.deal["doubles"][-1] == [2, 3] and g.turn()[0] == "play"
+    assert g.state.doubles[-1] == (2, 3) and g.turn()[0] == "play"
     # a seat before the chooser may double anyone but itself
     h = fresh_game(players=("you", "basic", "basic", "basic"), you=0, seed=5)
     while h.turn() != ("double", 0):
@@ -172,21 +175,21 @@ def test_the_person_sees_no_other_hand_while_a_deal_is_played():
     for seat in range(4):
         if seat == g.you:
             continue
-        unseen = set(g.hand_now(g.deal, seat))
+        unseen = set(g.hand_now(seat))
         # a card of another seat still in its hand is named nowhere in what the person gets
         assert not any(f'"{c}"' in text for c in unseen)
-    assert state["deal"]["hand"] == g.hand_now(g.deal, g.you)
+    assert state["deal"]["hand"] == g.hand_now(g.you)
 
 
 def test_a_saved_state_continues_the_same_game():
     g = to_play(fresh_game(seed=12))
-    again = TableGame(json.loads(json.dumps(g.state)))
+    again = TableGame.from_json(json.loads(json.dumps(g.to_json())))
     card = g.legal()["options"][0]
     g.play(card)
     g.advance()
     again.play(card)
     again.advance()
-    assert again.state == g.state
+    assert again.to_json() == g.to_json()
 
 
 def test_a_hint_depends_only_on_what_the_person_can_see():
@@ -194,10 +197,12 @@ def test_a_hint_depends_only_on_what_the_person_can_see():
 
     # game 3: the first dealer is seat 3, so the person at seat 0 leads deal 0's first trick
     g = TableGame.new("d" * 12, 17, ["you", "basic", "basic", "basic"], 0, STANDARD, game=3)
-    g.deal["contract"] = "hartenjagen"
-    g.deal["passed"] = [2, 3, 0, 1]
+    g.state.act("hartenjagen")
+    for _ in range(4):
+        g.state.act([])
     assert g.turn() == ("play", 0)
-    swapped = TableGame(copy.deepcopy(g.state))
-    hands = swapped.deal["hands"]
+    swapped = TableGame.from_json(g.to_json())
+    hands = swapped.state.dealt()  # the state's own list of this deal's hands
     hands[1], hands[2], hands[3] = hands[3], hands[1], hands[2]
+    assert swapped.state.hand(1) == g.state.hand(3)
     assert hint(g, samples=300) == hint(swapped, samples=300)
