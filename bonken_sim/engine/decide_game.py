@@ -38,7 +38,7 @@ from bonken_sim.engine.views import (
     view_stream,
 )
 from bonken_sim.models.choice import load_models
-from bonken_sim.models.doubling import pass_order
+from bonken_sim.rules.doubling import pass_order
 from bonken_sim.rules.names import variant_names
 from bonken_sim.rules.rulesets import Ruleset
 

@@ -42,7 +42,7 @@ from bonken_sim.engine.legal import PASS, legal, refusal
 from bonken_sim.engine.play import IllegalPlay, deal_hands, replay
 from bonken_sim.engine.views import deal_stream
 from bonken_sim.errors import BadValue
-from bonken_sim.models.doubling import multiplicity, pass_order, settle
+from bonken_sim.rules.doubling import multiplicity, pass_order, settle
 from bonken_sim.rules.names import (
     N_VARIANTS,
     VARIANTS,

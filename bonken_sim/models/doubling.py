@@ -17,15 +17,11 @@ import numpy as np
 from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, TOTALS, ModelError, Models, holds_ace_or_two
 from bonken_sim.models.features import FeatureCache
+from bonken_sim.rules.doubling import pass_order
 
 
 def _relation(seat: int, dealer: int) -> int:
     return (seat - dealer) % 4
-
-
-def pass_order(dealer: int = 0) -> list[int]:
-    """Seats in doubling order: D+3, D, D+1, then the chooser D+2."""
-    return [(dealer + k) % 4 for k in (3, 0, 1, 2)]
 
 
 def edge_estimates(
@@ -151,16 +147,3 @@ def doubles(
     if barred is not None:
         est[np.asarray(barred, dtype=bool)] = -np.inf
     return doubles_from_estimates(est, thresholds(models, variant), dealer, chooser_starts)
-
-
-def multiplicity(doubled: np.ndarray) -> np.ndarray:
-    """m[i, a, b] = m[i, b, a] ∈ {0, 1, 2}: the number of directions doubled between a and b."""
-    d = doubled.astype(np.int64)
-    return d + d.transpose(0, 2, 1)
-
-
-def settle(scores: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """final_i = raw_i + Σ_j m_ij (raw_i − raw_j) (RULES.md §5); scores (n, 4), m (n, 4, 4)."""
-    s = np.asarray(scores, dtype=np.int64)
-    diff = s[:, :, None] - s[:, None, :]
-    return s + (m * diff).sum(axis=2)

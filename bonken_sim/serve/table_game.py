@@ -26,7 +26,7 @@ from bonken_sim.engine.game_state import GameState, Refused
 from bonken_sim.engine.games import DEALS_PER_GAME
 from bonken_sim.engine.play import Playout, TrickResult, is_domino
 from bonken_sim.errors import BadValue
-from bonken_sim.models.doubling import pass_order
+from bonken_sim.rules.doubling import pass_order
 from bonken_sim.rules.names import Variant, card_str, parse_card, parse_variant
 from bonken_sim.rules.rulesets import Ruleset
 

@@ -16,7 +16,7 @@ from bonken_sim.engine.game_state import GameState, Refused, bits_of
 from bonken_sim.engine.games import DEALS_PER_GAME, play_games
 from bonken_sim.engine.legal import check, legal
 from bonken_sim.engine.play import deal_hands, replay
-from bonken_sim.models.doubling import settle
+from bonken_sim.rules.doubling import settle
 from bonken_sim.rules.names import card_str, mask_cards
 from bonken_sim.rules.presets import PRESETS
 from bonken_sim.rules.ruleset import Ruleset

@@ -20,6 +20,7 @@ from bonken_sim.engine.games import (
 from bonken_sim.engine.play import deal_hands, play
 from bonken_sim.models import choice as C
 from bonken_sim.models import doubling as D
+from bonken_sim.rules import doubling as R
 
 NAMES = C.NAMES
 TOTALS = standard_table()[:, F_TOTAL]
@@ -69,7 +70,7 @@ def _python_game(seed, g, profiles, models, fixed_order=False, doubling=True, ru
         tiers = ("random", "basic", "advanced")
         strategies = ",".join(tiers[PROFILES[p].card] for p in profiles)
         raw = np.array(play(seed, deal, v, strategies, dealer, ruleset=ruleset).scores)
-        final = D.settle(raw[None, :], D.multiplicity(doubled))[0]
+        final = R.settle(raw[None, :], R.multiplicity(doubled))[0]
         rows.append((NAMES.index(v), doubled[0], raw, final))
     return rows
 

@@ -16,6 +16,7 @@ from bonken_sim.engine.selfplay import self_play
 from bonken_sim.models import choice as C
 from bonken_sim.models import doubling as D
 from bonken_sim.models.features import VARIANT_FEATURES, FeatureCache, base_features
+from bonken_sim.rules import doubling as R
 from bonken_sim.rules.names import parse_hand
 
 ALL_HEARTS = parse_hand("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")
@@ -98,7 +99,7 @@ def test_settlement_matches_the_rules_test_vector():
     m = np.zeros((1, 4, 4), np.int64)
     for (a, b), k in {(0, 1): 1, (0, 2): 2, (1, 3): 1, (2, 3): 2}.items():
         m[0, a, b] = m[0, b, a] = k
-    assert D.settle(raw, m).tolist() == [[-15, -20, -75, 45]]
+    assert R.settle(raw, m).tolist() == [[-15, -20, -75, 45]]
 
 
 @settings(max_examples=200, deadline=None)
@@ -109,9 +110,9 @@ def test_settlement_matches_the_rules_test_vector():
 def test_settlement_is_zero_sum(raw, bits):
     doubled = np.array(bits, dtype=bool).reshape(1, 4, 4)
     doubled[0, np.arange(4), np.arange(4)] = False
-    m = D.multiplicity(doubled)
+    m = R.multiplicity(doubled)
     assert np.all(m == m.transpose(0, 2, 1)) and m.max() <= 2
-    final = D.settle(np.array([raw]), m)
+    final = R.settle(np.array([raw]), m)
     assert final.sum() == sum(raw)
 
 

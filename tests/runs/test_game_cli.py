@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bonken_sim.cli import cli
-from bonken_sim.models.doubling import settle
+from bonken_sim.rules.doubling import settle
 from bonken_sim.runs.games import MANIFEST
 from bonken_sim.runs.storage import sha256_file
 

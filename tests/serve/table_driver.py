@@ -14,7 +14,7 @@ def settle(raw: list[int], doubles: list[list[int]]) -> list[int]:
     """RULES.md §5 on a deal's raw scores and its doubles ((doubler, target) pairs)."""
     import numpy as np
 
-    from bonken_sim.models import doubling
+    from bonken_sim.rules import doubling
 
     doubled = np.zeros((1, 4, 4), bool)
     for a, b in doubles:
