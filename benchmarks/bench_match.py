@@ -8,9 +8,9 @@ reported):
 
 - `builtin basic`, `builtin advanced`: a built-in seat's decision (`decide`);
 - `external lowest`: an outside program's whole decision (examples/lowest_bot.py, a
-  stdlib-only player that works out the legal cards itself): the basic reference decision
-  that gives the legal options and the fallback, the request written, the answer read and
-  checked;
+  stdlib-only player that works out the legal cards itself): the request written, the answer
+  read and checked against the view's legal options (``engine.legal``; the basic decision
+  is asked only for a refused answer's fallback);
 - its parts: `request encoded` (the view as protocol JSON), `answer decoded` (a line read
   back into a value), and `pipe round trip` (one line to a program that echoes it and back
   through `table.pipe.PlayerPipe`: the bare cost of the two pipes, the reader thread and
