@@ -34,7 +34,6 @@ import numpy as np
 from bonken_sim._core import replay as K
 from bonken_sim._core.ids import N_NEGATIVE
 from bonken_sim._core.ids import PASS as PASS_CODE
-from bonken_sim._core.playout import kernel_table
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView
 from bonken_sim.engine.decide_game import choice_mask, may_double, rules_table
 from bonken_sim.engine.games import DEALS_PER_GAME
@@ -297,7 +296,9 @@ class GameState:
             return self._turn
         assert self.contract is not None
         if self._row_for != self.contract:
-            self._row = kernel_table(self.ruleset.table[self.contract])
+            # the read-only row, as ``replay`` passes it: numba compiles the replay kernel
+            # apart for a writable array, and the warm-up compiles this one
+            self._row = self.ruleset.table[self.contract]
             self._row_for = self.contract
         self.dealt()
         n = len(self.plays)
