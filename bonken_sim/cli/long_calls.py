@@ -15,28 +15,13 @@ from bonken_sim.cli.interrupts import exit_status, say
 
 # --- long calls ---------------------------------------------------------------------------
 
-_PARTS = {
-    "deals": "deals",
-    "trace": "traced deals",
-    "advise": "advise",
-    "games": "games",
-    "staked": "staked deals",
-    "replay": "replay",
-    "decide": "decide",
-    "bench": "the bench yardstick",
-    "solve": "the solver",
-}
-
-
-def _describe(need: tuple[str, str]) -> str:
-    part, level = need
-    return _PARTS[part] + (f" ({level})" if level else "")
-
 
 def compiling_notice(needs: Iterable[tuple[str, str]]) -> str:
     """What the first compile of a command says, at once, on stderr (no ``needs``: every
     kernel)."""
-    what = ", ".join(_describe(n) for n in needs) or "every command"
+    from bonken_sim.engine.warmup import describe_need
+
+    what = ", ".join(describe_need(n) for n in needs) or "every command"
     return (
         f"bonken-sim: compiling the kernels for {what} once, cached for next time "
         "(`bonken-sim warmup` compiles them all ahead) ..."
@@ -70,7 +55,7 @@ def compile_first(*needs: tuple[str, str], show: bool = True) -> None:
     place: which part, how many numba functions are compiled); a warm cache says nothing.
     The command's own timing then starts after the compile: its deals/s and games/s are the
     play's."""
-    from bonken_sim.engine.warmup import ALL, missing, warm
+    from bonken_sim.engine.warmup import ALL, describe_need, missing, warm
 
     todo = missing(needs or ALL)
     if not todo:
@@ -87,7 +72,7 @@ def compile_first(*needs: tuple[str, str], show: bool = True) -> None:
             said = True
         if line is not None:
             n = compiles.finished
-            step = f"{min(done + 1, total)}/{total} {_describe(need)}"
+            step = f"{min(done + 1, total)}/{total} {describe_need(need)}"
             line(f"compiling kernels {step}, {n} function{'s' if n != 1 else ''} done", 0, 0)
 
     try:

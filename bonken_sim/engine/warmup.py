@@ -39,6 +39,25 @@ ALL: tuple[Need, ...] = (
     *((part, level) for level in LEVELS for part in PLAYING),
     *((part, "") for part in OTHERS),
 )
+PART_NAMES = {
+    "deals": "deals",
+    "trace": "traced deals",
+    "advise": "advise",
+    "games": "games",
+    "staked": "staked deals",
+    "replay": "replay",
+    "decide": "decide",
+    "bench": "the bench yardstick",
+    "solve": "the solver",
+}
+
+
+def describe_need(need: Need) -> str:
+    """A part as the terminal and the page name it: ``decide (advanced)``, ``the solver``."""
+    part, level = need
+    return PART_NAMES.get(part, part) + (f" ({level})" if level else "")
+
+
 STEPS = len(ALL)  # the steps of a complete warmup, for its progress
 
 # Per level, seats that reach it (the kernels' strategy codes) and game profiles that do.

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from flask import Flask, jsonify, request
 
-from bonken_sim.engine.warmup import Need
+from bonken_sim.engine.warmup import Need, describe_need
 
 #: what the computer players, hints, the review and the replays call: ``engine.decide`` at
 #: every tier (the basic one also gives the person's legal cards) and the replay kernel
@@ -49,12 +49,6 @@ sys.path.insert(0, sys.argv[1])
 from bonken_sim.serve.kernels_ready import compile_and_report
 compile_and_report(sys.argv[2:])
 """
-
-
-def describe(need: Need) -> str:
-    """``decide (advanced)``: a part as the page and the terminal name it."""
-    part, level = need
-    return part + (f" ({level})" if level else "")
 
 
 class Kernels:
@@ -91,7 +85,7 @@ class Kernels:
                 "state": self._state,
                 "done": self._done,
                 "total": len(self.todo),
-                "part": None if self._part is None else describe(self._part),
+                "part": None if self._part is None else describe_need(self._part),
                 "functions": self._functions,
                 "seconds": round(
                     (self._seconds if self._seconds is not None else self._elapsed()), 1
