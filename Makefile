@@ -11,8 +11,8 @@ DEALS ?= 1e6
 # rates about ±0.4 points of % (95% CI).
 GAMES ?= 10000
 GAME_SEED ?= 1
-# The ladder's whole-game rungs: games of each heuristic profile against expert-search, and of
-# each search step of the expert's game against expert (seven two-profile tournaments). Every
+# The ladder's whole-game rungs: games of each heuristic profile against expert, and of each
+# search step of the expert's game against expert-fitted (seven two-profile tournaments). Every
 # game seats a profile that searches at every decision: 600 games each cost about 2 minutes
 # of CPU in all and give the distances about ±19 points per game (95% CI).
 LADDER_GAMES ?= 600

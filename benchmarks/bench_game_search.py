@@ -1,8 +1,8 @@
 """The searching expert's time: whole games with four seats of one profile (seconds per game
 on one core), and decisions per second of each searched decision kind.
 
-- games: ``expert`` (card search, fitted choice and doubling) and ``expert-search`` (also
-  choice and doubling by search), four seats of the profile, ``--games`` games on one
+- games: ``expert-fitted`` (card search, fitted choice and doubling) and ``expert`` (also
+  choice and doubling by search, the strongest), four seats of the profile, ``--games`` games on one
   thread, timed in the thread's CPU time after a warm-up game;
 - choice: ``decide_game.decide_choice_search`` (the game kernel's own search) on fresh deals,
   the chooser at deal 0 with every contract open (twelve options: the most a choice weighs);
@@ -58,8 +58,8 @@ def decision_rates(n: int) -> dict[str, float]:
     key = seed_key(2)
     deck, dealt = np.empty(52, np.int64), np.empty(4, np.uint64)
     free = ((1 << 7) - 1, 31, True)
-    choose = np.int64(PROFILES["expert-search"].choice)
-    double = np.int64(PROFILES["expert-search"].doubling)
+    choose = np.int64(PROFILES["expert"].choice)
+    double = np.int64(PROFILES["expert"].doubling)
     relv, stats, est, se = np.zeros(12), np.zeros((2, 12)), np.zeros(4), np.zeros(4)
     model = (True, 0, free, False, False, (ma.mean, ma.tau, vt))
     rules = (ma.theta, False)
@@ -92,7 +92,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=200)
     args = ap.parse_args()
     result = {
-        "seconds_per_game": {p: game_seconds(p, args.games) for p in ("expert", "expert-search")},
+        "seconds_per_game": {p: game_seconds(p, args.games) for p in ("expert-fitted", "expert")},
         "decisions_per_second": decision_rates(args.decisions),
         "games": args.games,
         "decisions": args.decisions,

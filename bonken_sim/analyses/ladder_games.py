@@ -4,8 +4,9 @@ under the six seatings of two profiles, each holding two seats).
 
 * **distance from the strongest**: each heuristic profile of ``HEURISTIC`` against
   ``STRONGEST``: the heuristic's points per game minus the strongest's.
-* **the expert's steps**: each profile of ``STEPS`` against ``expert`` (fitted choice and
-  doubling thresholds, expert card play): what choosing, doubling, or both, by search adds.
+* **the expert's steps**: each profile of ``STEPS`` against ``expert-fitted`` (fitted choice
+  and doubling thresholds, expert card play): what choosing, doubling, or both, by search
+  adds (``expert``, the strongest, adds both and adaptive sampling).
 
 A rung's difference is paired per deal set: both profiles' mean totals over the set's six
 seatings (they share its cards), then their difference, with a normal 95% interval over
@@ -25,10 +26,10 @@ from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
 #: the strongest whole-game profile (expert card play with adaptive sampling, choice and
 #: doubling by search); the heuristic profiles' distance is measured from it
-STRONGEST = "expert-search"
+STRONGEST = "expert"
 HEURISTIC = ("advanced", "basic", "basic-nodouble", "basic-randomchoice")
-BASE = "expert"  # the expert's game with the fitted choice and doubling
-STEPS = ("expert-choice", "expert-double", "expert-search")  # each against BASE
+BASE = "expert-fitted"  # the expert's game with the fitted choice and doubling
+STEPS = ("expert-choice", "expert-double", "expert")  # each against BASE
 SEATINGS = len(arrangements(2))  # a deal set's games: every seating of two profiles
 MIN_GAMES = 2 * SEATINGS  # two deal sets: the fewest with a confidence interval
 MAX_GAMES = 10_000_000

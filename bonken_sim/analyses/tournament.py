@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.engine.games import PROFILES, play_games, ranks
+from bonken_sim.engine.games import play_games, profile_name, ranks
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.names import Contract, contract_names
 from bonken_sim.rules.rulesets import Ruleset
@@ -52,9 +52,7 @@ def parse_tournament_profiles(text: str) -> list[str]:
     names = [s.strip().lower() for s in str(text).split(",") if s.strip()]
     if not 2 <= len(names) <= 4:
         raise BadValue(f"--profiles takes 2 to 4 profiles, comma-separated; got {text!r}")
-    for n in names:
-        if n not in PROFILES:
-            raise BadValue(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
+    names = [profile_name(n) for n in names]
     if len(set(names)) != len(names):
         raise BadValue(f"--profiles names a profile twice: {text!r}")
     return names

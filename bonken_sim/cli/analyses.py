@@ -142,7 +142,7 @@ def _rung_count(name: str, default: str, help: str):
 @_rung_count(
     "--games",
     "0",
-    "Whole games of each two-profile rung: every heuristic profile against expert-search, "
+    "Whole games of each two-profile rung: every heuristic profile against expert, "
     "and each search step of the expert's game (0: leave them out; at least 12).",
 )
 @_rung_count(

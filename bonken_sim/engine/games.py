@@ -69,37 +69,35 @@ PROFILES: dict[str, Profile] = {
         ),
         Profile(
             "expert",
+            int(ADAPTIVE_EXPERT),
+            G.CHOICE_SEARCH,
+            G.DOUBLE_SEARCH,
+            "the strongest: expert card play with 24 samples spent where the decision is "
+            "close (adaptive rollouts); contract choice and doubling by search: sampled deals "
+            "of its hand played out by advanced seats (docs/STRATEGIES.md)",
+        ),
+        Profile(
+            "expert-fitted",
             STRAT_EXPERT,
             G.CHOICE_FITTED,
             G.DOUBLE_FITTED,
             "expert card play (determinized search with advanced rollouts, stake-aware), the "
             "fitted relative-value contract choice with the τ_k trump call, the fitted "
-            "doubling thresholds",
-        ),
-        Profile(
-            "expert-search",
-            int(ADAPTIVE_EXPERT),
-            G.CHOICE_SEARCH,
-            G.DOUBLE_SEARCH,
-            "expert card play with 24 samples spent where the decision is close (adaptive "
-            "rollouts); contract choice and doubling by search: sampled deals of its hand "
-            "played out by advanced seats (docs/STRATEGIES.md)",
+            "doubling thresholds (faster than expert, and weaker)",
         ),
         Profile(
             "expert-choice",
             STRAT_EXPERT,
             G.CHOICE_SEARCH,
             G.DOUBLE_FITTED,
-            "as expert-search, but doubles by the fitted thresholds (to measure the choice "
-            "search alone)",
+            "as expert-fitted, but chooses by search (to measure the choice search alone)",
         ),
         Profile(
             "expert-double",
             STRAT_EXPERT,
             G.CHOICE_FITTED,
             G.DOUBLE_SEARCH,
-            "as expert-search, but chooses by the fitted model (to measure the doubling "
-            "search alone)",
+            "as expert-fitted, but doubles by search (to measure the doubling search alone)",
         ),
         Profile(
             "basic-nodouble",
@@ -119,6 +117,11 @@ PROFILES: dict[str, Profile] = {
 }
 
 
+#: other names a profile answers to: ``expert-search`` was the strongest player's name before
+#: it became ``expert`` (a name runs, traces and scripts may still give)
+PROFILE_ALIASES = {"expert-search": "expert"}
+
+
 def parse_profiles(text: str, seats: int = 4) -> list[str]:
     """``basic`` (every seat) or ``a,b,c,d`` → four profile names; errors name the bad one."""
     names = [s.strip().lower() for s in str(text).split(",")]
@@ -126,10 +129,22 @@ def parse_profiles(text: str, seats: int = 4) -> list[str]:
         names = names * seats
     if len(names) != seats:
         raise BadValue(f"give one profile or {seats}, comma-separated; got {text!r}")
-    for n in names:
-        if n not in PROFILES:
-            raise BadValue(f"unknown profile {n!r} (choose from {', '.join(PROFILES)})")
-    return names
+    return [profile_name(n) for n in names]
+
+
+def profile_name(text: str) -> str:
+    """The profile ``text`` names (its other names, ``PROFILE_ALIASES``, resolved), or a
+    ``BadValue`` that lists the profiles."""
+    name = str(text).strip().lower()
+    name = PROFILE_ALIASES.get(name, name)
+    if name not in PROFILES:
+        raise BadValue(f"unknown profile {text!r} (choose from {', '.join(PROFILES)})")
+    return name
+
+
+def profile(text: str) -> Profile:
+    """The profile ``text`` names, by any of its names (``profile_name``)."""
+    return PROFILES[profile_name(text)]
 
 
 @dataclass

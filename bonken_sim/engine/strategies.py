@@ -76,10 +76,10 @@ SeatStrategy = Strategy | Expert
 #: infers"): 20 samples, drawn from two candidate deals each, at about the plain expert's
 #: time per decision (the adaptive rollouts pay for the inference)
 INFERRING_EXPERT = Expert(20, 0, 2)
-#: the expert of the whole-game profile ``expert-search``: the adaptive rollouts without the
-#: inference (a model that is all noise), 24 samples at about the plain expert's time: the
-#: strongest card play at that time, among three advanced players and in whole games
-#: (docs/STRATEGIES.md)
+#: the expert of the whole-game profile ``expert`` (the strongest): the adaptive rollouts
+#: without the inference (a model that is all noise), 24 samples at about the plain expert's
+#: time: the strongest card play at that time, among three advanced players and in whole
+#: games (docs/STRATEGIES.md)
 ADAPTIVE_EXPERT = Expert(24, 0, 1, 100)
 
 

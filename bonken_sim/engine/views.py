@@ -81,7 +81,7 @@ class ChooseView:
 class DoubleView:
     """What a seat knows at its turn in the doubling pass (D+3, D, D+1, then the chooser):
     its 13 cards, the contract chosen and the doubles said before it, as (doubler,
-    target). Optional, for a doubling by search (``expert-search``): ``deal`` (0 to 10) and
+    target). Optional, for a doubling by search (``expert``): ``deal`` (0 to 10) and
     ``open``, the variants open to the chooser before he chose (the chosen one included),
     and ``chooser_had_troeven``; with them a non-chooser's samples give the chooser only
     hands the fitted choice fits to the contract, as in a game."""

@@ -79,9 +79,9 @@ def level_of(strategies: str | Sequence[str | int]) -> str:
 
 def games_level(profiles: Iterable[str]) -> str:
     """The level of full games among these profiles (every game seats each of them)."""
-    from bonken_sim.engine.games import PROFILES
+    from bonken_sim.engine.games import profile
 
-    return LEVELS[tier_level([PROFILES[name].card for name in profiles])]
+    return LEVELS[tier_level([profile(name).card for name in profiles])]
 
 
 def _marker(need: Need) -> Path:
@@ -182,9 +182,9 @@ def _decide(level: str) -> None:
     clubs = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
     if level == "expert":  # the expert's search from a view: a decision with a choice
         decide(PlayView("bukken", 0, 2, clubs, [(1, "5S")]), "expert:1")
-        # and the searched choice and doubling (expert-search), over the advanced loops
-        decide(ChooseView(0, 2, clubs, 0, ["bukken", "troeven_C"]), "expert-search")
-        decide(DoubleView(0, 3, clubs, "bukken"), "expert-search")
+        # and the searched choice and doubling (the expert profile's), over the advanced loops
+        decide(ChooseView(0, 2, clubs, 0, ["bukken", "troeven_C"]), "expert")
+        decide(DoubleView(0, 3, clubs, "bukken"), "expert")
         return
     decide(PlayView("bukken", dealer=0, seat=1, hand=clubs), level)
     if level == "basic":  # choice and doubling are the same for every tier

@@ -4,10 +4,12 @@ never sees a card he could not see.
 
 - a card: every legal card's mean score for him at the deal's end over the expert's samples
   (``expert:K:0``, K = ``samples``), with the standard error the search gives;
-- the choice: each open contract's fitted value relative to its mean (what ``advise``
-  ranks), and the contract the expert profile would choose;
-- a double: per seat he may double, the fitted estimate of his score minus that seat's (a
-  double moves that difference to him), and the doubles the expert profile would say.
+- the choice: each open contract's mean score for him over the deals the expert profile's
+  search samples (hands that fit his, played out by advanced seats), with its standard
+  error, and the contract the expert profile would choose;
+- a double: per seat he may double, the search's mean of his score minus that seat's (a
+  double moves that difference to him) with its standard error, and the doubles the expert
+  profile would say.
 
 The review sets each of his decisions beside the expert's at the same position: the expected
 cost of the difference is the expert's value of its own option minus that of his, with a 95%
@@ -78,13 +80,21 @@ def hint(g: TableGame, samples: int = DEFAULT_HINT_SAMPLES) -> dict[str, Any]:
             "options": options,
             "forced": len(cv["legal"]) == 1,
         }
-    if kind == "choose":
-        d = decide(view, "expert", explain=True)
-        options = [{"option": w.option, "value": w.value} for w in d.weighed]
-        return {"kind": kind, "expert": d.contract, "options": options}
     d = decide(view, "expert", explain=True)
-    options = [{"option": int(w.option), "value": w.value} for w in d.weighed]
-    return {"kind": kind, "expert": list(d.doubles), "options": options}
+    options = [
+        {
+            "option": w.option if kind == "choose" else int(w.option),
+            "value": w.value,
+            "se": w.se,
+            "ci95": _interval(w.value, w.se),
+        }
+        for w in d.weighed
+    ]
+    return {
+        "kind": kind,
+        "expert": d.contract if kind == "choose" else list(d.doubles),
+        "options": options,
+    }
 
 
 def _review_play(g: TableGame, deal: dict[str, Any], mine: dict[str, Any], view, samples: int):

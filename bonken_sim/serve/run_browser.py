@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bonken_sim.engine.games import DEALS_PER_GAME, PROFILES
+from bonken_sim.engine.games import DEALS_PER_GAME
+from bonken_sim.engine.games import profile as profile_of
 from bonken_sim.engine.play import play
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.names import card_str, mask_cards
@@ -128,7 +129,7 @@ def _doubles(bits: int) -> list[list[int]]:
 
 def _card_tier(profile: str) -> str:
     """A profile's card-play tier, as ``play`` names strategies."""
-    return ("random", "basic", "advanced", "expert")[min(int(PROFILES[profile].card) & 0xFF, 3)]
+    return ("random", "basic", "advanced", "expert")[min(int(profile_of(profile).card) & 0xFF, 3)]
 
 
 def _field(name: str):

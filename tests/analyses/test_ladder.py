@@ -213,7 +213,7 @@ def test_game_rungs_measure_every_heuristic_profile_and_every_step(monkeypatch):
 
 
 def test_ladder_command_plays_the_whole_game_rungs(tmp_path):
-    """The real rungs, expert-search and all, on the fewest games: in the text, in the JSON
+    """The real rungs, the expert's searches and all, on the fewest games: in the text, in the JSON
     (with the strongest named) and its file alike."""
     from bonken_sim.analyses.ladder_games import HEURISTIC, STEPS, STRONGEST
 

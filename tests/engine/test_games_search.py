@@ -30,8 +30,9 @@ from bonken_sim.models.choice import load_models
 from bonken_sim.rules.names import card_str, mask_cards
 from tests.engine.test_games import _check_constraints
 
-# play_games(6, 11, [0, 1, 0, 1], ["expert", "advanced"], threads=1) before the searches
-# existed: the expert profile with its switches off plays exactly as it did.
+# play_games(6, 11, [0, 1, 0, 1], [<the fitted expert>, "advanced"], threads=1) before the
+# searches existed (the profile was then called expert): with the switches off it plays
+# exactly as it did.
 EXPERT_DIGEST = "d12ee2cd837901a8"
 
 
@@ -44,8 +45,8 @@ def _digest(b) -> str:
 
 def test_each_search_has_its_own_switch():
     fitted = (G.CHOICE_FITTED, G.DOUBLE_FITTED)
-    assert (PROFILES["expert"].choice, PROFILES["expert"].doubling) == fitted
-    assert (PROFILES["expert-search"].choice, PROFILES["expert-search"].doubling) == (
+    assert (PROFILES["expert-fitted"].choice, PROFILES["expert-fitted"].doubling) == fitted
+    assert (PROFILES["expert"].choice, PROFILES["expert"].doubling) == (
         G.CHOICE_SEARCH,
         G.DOUBLE_SEARCH,
     )
@@ -60,33 +61,31 @@ def test_each_search_has_its_own_switch():
     # each search alone beside the plain expert's card play; the whole search profile plays
     # the expert with adaptive sampling
     for name in ("expert-choice", "expert-double"):
-        assert PROFILES[name].card == PROFILES["expert"].card
-    assert PROFILES["expert-search"].card == int(ADAPTIVE_EXPERT)
+        assert PROFILES[name].card == PROFILES["expert-fitted"].card
+    assert PROFILES["expert"].card == int(ADAPTIVE_EXPERT)
 
 
-def test_the_expert_profile_is_unchanged():
-    b = play_games(6, 11, np.array([0, 1, 0, 1]), ["expert", "advanced"], threads=1)
+def test_the_expert_fitted_profile_is_unchanged():
+    b = play_games(6, 11, np.array([0, 1, 0, 1]), ["expert-fitted", "advanced"], threads=1)
     assert _digest(b) == EXPERT_DIGEST
 
 
 @pytest.fixture(scope="module")
 def searched():
-    return play_games(8, 9, np.array([0, 1, 0, 1]), ["expert-search", "advanced"], threads=1)
+    return play_games(8, 9, np.array([0, 1, 0, 1]), ["expert", "advanced"], threads=1)
 
 
 def test_searching_games_reproduce_on_any_thread_count_and_start(searched):
-    two = play_games(8, 9, np.array([0, 1, 0, 1]), ["expert-search", "advanced"], threads=2)
+    two = play_games(8, 9, np.array([0, 1, 0, 1]), ["expert", "advanced"], threads=2)
     assert _digest(two) == _digest(searched)
-    tail = play_games(
-        3, 9, np.array([0, 1, 0, 1]), ["expert-search", "advanced"], start=5, threads=1
-    )
+    tail = play_games(3, 9, np.array([0, 1, 0, 1]), ["expert", "advanced"], start=5, threads=1)
     assert np.array_equal(tail.final, searched.final[5:])
     assert np.array_equal(tail.dbl, searched.dbl[5:])
 
 
 def test_searching_games_keep_the_rules(searched):
     _check_constraints(searched)
-    every = play_games(4, 12, np.zeros(4, np.int64), ["expert-search"], threads=2)
+    every = play_games(4, 12, np.zeros(4, np.int64), ["expert"], threads=2)
     _check_constraints(every)
     assert every.dbl.any()
 
@@ -95,7 +94,7 @@ def test_the_searches_change_decisions():
     """Each switch decides otherwise than the fitted models somewhere (a search that never
     did would be a switch that does nothing)."""
     seating = np.zeros(4, np.int64)
-    base = play_games(6, 13, seating, ["expert"], threads=2)
+    base = play_games(6, 13, seating, ["expert-fitted"], threads=2)
     choice = play_games(6, 13, seating, ["expert-choice"], threads=2)
     double = play_games(6, 13, seating, ["expert-double"], threads=2)
     assert not np.array_equal(choice.variant, base.variant)
@@ -132,7 +131,7 @@ def test_the_kernel_searches_are_the_game_kernels(searched):
     table = kernel_table(standard_table())
     key = seed_key(9)
     deck, dealt = np.empty(52, np.int64), np.empty(4, np.uint64)
-    code_c, code_d = PROFILES["expert-search"].choice, PROFILES["expert-search"].doubling
+    code_c, code_d = PROFILES["expert"].choice, PROFILES["expert"].doubling
     for i in range(searched.n):
         g = searched.start + i
         neg, trump, had = (1 << N_NEGATIVE) - 1, 31, [False] * 4
@@ -178,8 +177,8 @@ def test_decide_chooses_by_search_reproducibly_with_its_values():
     view = ChooseView(dealer=0, seat=2, hand=HAND, deal=2, open=[
         "bukken", "hartenjagen", "herenboeren", "vrouwen", "hartenheer", "laatste_slag",
         "domino"], had_troeven=True)  # fmt: skip
-    one = decide(view, "expert-search", seed=4, explain=True)
-    assert one == decide(view, "expert-search", seed=4, explain=True)
+    one = decide(view, "expert", seed=4, explain=True)
+    assert one == decide(view, "expert", seed=4, explain=True)
     assert one.contract in one.legal
     assert {w.option for w in one.weighed} == set(one.legal)
     assert all(w.se is not None and w.se > 0 for w in one.weighed)
@@ -188,8 +187,8 @@ def test_decide_chooses_by_search_reproducibly_with_its_values():
 
 def test_decide_doubles_by_search_with_edges_and_errors():
     view = DoubleView(dealer=0, seat=3, hand=HAND, contract="hartenjagen")
-    d = decide(view, "expert-search", seed=2, explain=True)
-    assert d == decide(view, "expert-search", seed=2, explain=True)
+    d = decide(view, "expert", seed=2, explain=True)
+    assert d == decide(view, "expert", seed=2, explain=True)
     assert {w.option for w in d.weighed} == set(d.legal) == {"0", "1", "2"}
     assert all(w.se is not None and w.se > 0 for w in d.weighed)
     assert set(map(str, d.doubles)) <= set(d.legal)
@@ -197,9 +196,9 @@ def test_decide_doubles_by_search_with_edges_and_errors():
     # must be among the open ones
     full = DoubleView(dealer=0, seat=3, hand=HAND, contract="hartenjagen", deal=0,
                       open=["hartenjagen", "bukken", "troeven_C"])  # fmt: skip
-    assert decide(full, "expert-search", seed=2).legal == d.legal
+    assert decide(full, "expert", seed=2).legal == d.legal
     with pytest.raises(ValueError, match="open must hold"):
-        decide(DoubleView(0, 3, HAND, "hartenjagen", deal=0, open=["bukken"]), "expert-search")
+        decide(DoubleView(0, 3, HAND, "hartenjagen", deal=0, open=["bukken"]), "expert")
 
 
 @pytest.mark.parametrize("fixed", [False, True])
@@ -210,9 +209,7 @@ def test_searching_games_keep_a_house_rulesets_rules(fixed):
 
     rules = Ruleset(name="t", domino_ace_or_two=True, order="fixed" if fixed else "free")
     n, seed = 6, 21
-    b = play_games(
-        n, seed, np.zeros(4, np.int64), ["expert-search"], table=rules.table, fixed_order=fixed
-    )
+    b = play_games(n, seed, np.zeros(4, np.int64), ["expert"], table=rules.table, fixed_order=fixed)
     _check_constraints(b, fixed)
     from bonken_sim.engine.play import deal_hands
     from bonken_sim.models.choice import holds_ace_or_two
@@ -233,7 +230,7 @@ def test_a_searching_chooser_starts_doubles_only_where_the_rules_let_him():
     from bonken_sim.rules.rulesets import Ruleset
 
     rules = Ruleset(name="t", chooser_doubles=True)
-    b = play_games(8, 5, np.zeros(4, np.int64), ["expert-search"], table=rules.table)
+    b = play_games(8, 5, np.zeros(4, np.int64), ["expert"], table=rules.table)
     d = b.doubled()
     g = b.start + np.arange(b.n)
     chooser = (g[:, None] % 4 + np.arange(DEALS_PER_GAME)[None, :] + 2) % 4

@@ -172,7 +172,7 @@ def test_a_double_request_reaches_decide_with_every_field(monkeypatch):
         "chooser_had_troeven": True,
     }
     replies, _ = _serve([P.hello("standard"), {"type": "double", "id": 5, "view": view}],
-                        "expert-search")  # fmt: skip
+                        "expert")  # fmt: skip
     assert replies[1]["type"] == "double"
     assert (seen[0].deal, seen[0].open, seen[0].chooser_had_troeven) == (
         6, ("bukken", "vrouwen", "troeven_S"), True)  # fmt: skip

@@ -1,6 +1,6 @@
 """The whole-game rungs of a strategy ladder (``bonken-sim ladder --games N``) in the report's
 "How far from strong play": read from the ladder's JSON, as tables (each heuristic profile
-against the strongest; each search step of the expert's game against the plain expert) and
+against the strongest; each search step of the expert's game against expert-fitted) and
 findings in words, every number read from the ladder. A ladder measured without them (or
 saved before they existed) has no ``games`` key: the section then leaves them out.
 """
@@ -15,17 +15,16 @@ import pandas as pd
 
 from bonken_sim.report.page.format import ci_digits, ci_words, fmt_ci, pct_ci
 
-#: what each step of the expert's game changes against the plain expert (fitted choice and
+#: what each step of the expert's game changes against expert-fitted (fitted choice and
 #: doubling thresholds); a profile not named here is shown by its name
 STEP_WORDS = {
     "expert-choice": "contract choice by search",
     "expert-double": "doubling by search",
-    "expert-search": "choice and doubling by search, card play with adaptive sampling",
+    "expert": "choice and doubling by search, card play with adaptive sampling",
 }
 #: what the strongest profile plays, for the section's introduction
 PROFILE_WORDS = {
-    "expert-search": "expert card play with adaptive sampling, contract choice and doubling by "
-    "search"
+    "expert": "expert card play with adaptive sampling, contract choice and doubling by search"
 }
 COLUMNS = [
     "kind",  # "distance" (a heuristic profile against the strongest) or "step"
@@ -55,7 +54,7 @@ class GameRungs:
     deal_sets: int
     seed: int
     strongest: str
-    base: str  # the plain expert the steps are measured against
+    base: str  # expert-fitted, the steps are measured against it
     table: pd.DataFrame  # COLUMNS, the distances first, then the steps
 
 
@@ -122,7 +121,7 @@ def distance_shown(g: GameRungs) -> pd.DataFrame:
 
 
 def steps_shown(g: GameRungs) -> pd.DataFrame:
-    """Each step of the expert's game against the plain expert."""
+    """Each step of the expert's game against expert-fitted."""
     t = _rows(g, "step")
     return pd.DataFrame(
         {
@@ -136,7 +135,7 @@ def steps_shown(g: GameRungs) -> pd.DataFrame:
 
 
 def _gap(row: pd.Series, strongest: str) -> str:
-    """'advanced is 12.3 points per game behind expert-search (95% CI 10.1 to 14.5)'."""
+    """'advanced is 12.3 points per game behind expert (95% CI 10.1 to 14.5)'."""
     m, lo, hi = row["mean"], row["ci_low"], row["ci_high"]
     if m < 0:  # behind: the distance as a positive number, its interval turned round
         m, lo, hi = -m, -hi, -lo

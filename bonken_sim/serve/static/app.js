@@ -300,6 +300,8 @@ async function act(action, body) {
 function playCard(c) { return act("play", { card: c }); }
 
 // ---------------------------------------------------------------- hints
+function interval(ci, digits = 1) { return ci ? `${fmt(ci[0], digits)} \u2026 ${fmt(ci[1], digits)}` : "\u2013"; }
+
 async function showHint() {
   const h = await api("GET", `/api/games/${game.id}/hint`);
   const box = document.getElementById("hint");
@@ -309,20 +311,23 @@ async function showHint() {
     box.append(el("p", {}, `The expert (${h.samples} deals sampled from what you can see) plays `, cardSpan(h.expert), "."));
     const rows = h.options.map((o) => el("tr", { class: o.option === h.expert ? "best" : null, "data-option": o.option },
       el("td", {}, cardSpan(o.option)), el("td", {}, fmt(o.value, 2)),
-      el("td", {}, o.ci95 ? `${fmt(o.ci95[0], 2)} \u2026 ${fmt(o.ci95[1], 2)}` : "\u2013")));
+      el("td", {}, interval(o.ci95, 2))));
     box.append(el("table", { class: "hint-table" }, el("tr", {}, el("th", {}, "card"), el("th", {}, "your expected score"),
       el("th", {}, "95% interval")), rows),
       el("p", { class: "note" }, "Intervals: of the card's own mean for the expert's reference card, of each other card's difference from it (paired on the same samples) for the rest."));
   } else if (h.kind === "choose") {
-    box.append(el("p", {}, `The expert chooses ${contractLabel(h.expert)}. Each open contract's expected score relative to its average (the fitted model advise ranks):`));
-    box.append(el("table", { class: "hint-table" }, el("tr", {}, el("th", {}, "contract"), el("th", {}, "relative value")),
+    box.append(el("p", {}, `The expert chooses ${contractLabel(h.expert)}. Each open contract's expected score for you, over deals sampled to fit your hand and played out:`));
+    box.append(el("table", { class: "hint-table" }, el("tr", {}, el("th", {}, "contract"), el("th", {}, "your expected score"),
+      el("th", {}, "95% interval")),
       h.options.map((o) => el("tr", { class: o.option === h.expert ? "best" : null, "data-option": o.option },
-        el("td", {}, contractLabel(o.option)), el("td", {}, fmt(o.value, 1))))));
+        el("td", {}, contractLabel(o.option)), el("td", {}, fmt(o.value, 1)), el("td", {}, interval(o.ci95)))));
   } else {
     const who = h.expert.length ? h.expert.map(shortName).join(", ") : "nobody";
-    box.append(el("p", {}, `The expert doubles ${who}. A double moves the difference of your two scores: the fitted estimate of yours minus theirs:`));
-    box.append(el("table", { class: "hint-table" }, el("tr", {}, el("th", {}, "seat"), el("th", {}, "your score minus theirs")),
-      h.options.map((o) => el("tr", { "data-option": o.option }, el("td", {}, seatName(o.option)), el("td", {}, fmt(o.value, 1))))));
+    box.append(el("p", {}, `The expert doubles ${who}. A double moves the difference of your two scores to you: its mean over deals sampled to fit your hand and played out:`));
+    box.append(el("table", { class: "hint-table" }, el("tr", {}, el("th", {}, "seat"), el("th", {}, "your score minus theirs"),
+      el("th", {}, "95% interval")),
+      h.options.map((o) => el("tr", { "data-option": o.option }, el("td", {}, seatName(o.option)), el("td", {}, fmt(o.value, 1)),
+        el("td", {}, interval(o.ci95))))));
   }
   box.hidden = false;
 }

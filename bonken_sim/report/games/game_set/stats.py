@@ -276,14 +276,14 @@ def _add_chooser_deals(
     """The same ``m`` deal sets in every run of ``members``: per deal, the chooser, the
     contract he chose, his score relative to the deal run's mean (``mu`` per variant) and the
     doubles aimed at him; summed per deal set over the runs and folded into ``cd``."""
-    from bonken_sim.engine.games import PROFILES
+    from bonken_sim.engine.games import PROFILES, profile
 
     at_random = PROFILES["random"].choice
     m = len(blocks[0][0])
     sums = {k: np.zeros((m, 2, G.C)) for k in ("deals", "always", "n", "gain", "gained")}
     rel, turns = np.zeros((m, 2)), np.zeros((m, 2))
     for run, (game, contract, raw, dbl, variant) in zip(members, blocks, strict=True):
-        random_choice = np.array([PROFILES[p].choice == at_random for p in run.players])
+        random_choice = np.array([profile(p).choice == at_random for p in run.players])
         # the dealer of deal k of game g is (g + k) mod 4 (RUN_FORMAT.md); the chooser, +2
         chooser = (game[:, None] + np.arange(G.DEALS_PER_GAME) + 2) % 4
         s_c = np.take_along_axis(raw, chooser[..., None], 2)[..., 0].astype(np.float64)
