@@ -160,6 +160,10 @@ def test_the_choice_and_doubling_hints(served):
         if kind in ("choose", "double") and kind not in seen:
             status, hint = call(served, "GET", f"/api/games/{state['id']}/hint")
             assert status == 200 and hint["kind"] == kind
+            # the strongest player's searched values, each with its 95% interval
+            for o in hint["options"]:
+                lo, hi = o["ci95"]
+                assert o["se"] >= 0 and lo <= o["value"] <= hi
             if kind == "choose":
                 assert {o["option"] for o in hint["options"]} == set(state["legal"])
                 assert hint["expert"] in state["legal"]
