@@ -163,7 +163,7 @@ def test_the_choice_and_doubling_hints(served):
             # the strongest player's searched values, each with its 95% interval
             for o in hint["options"]:
                 lo, hi = o["ci95"]
-                assert o["se"] >= 0 and lo <= o["value"] <= hi
+                assert o["se"] >= 0 and lo <= round(o["value"], 2) <= hi  # the bounds: 2 digits
             if kind == "choose":
                 assert {o["option"] for o in hint["options"]} == set(state["legal"])
                 assert hint["expert"] in state["legal"]
