@@ -70,8 +70,27 @@ from bonken_sim.errors import UserFixableError
     "a section on how far basic and advanced card play are from expert play, per contract "
     "(deal and game runs).",
 )
+@click.option(
+    "--strong-deals",
+    "strong_deals",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="A deal run of the strongest card play (run --strategies expert) on the run's first "
+    "deals: adds the section 'Under strong play' (RUN_DIR must be a deal run).",
+)
+@click.option(
+    "--strong-games",
+    "strong_games",
+    metavar="DIR",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A game run, or a folder of game runs, of the strongest players (expert, "
+    "expert-randomchoice, expert-nodouble): adds what choice and doubling are worth under "
+    "strong play to that section. Repeatable.",
+)
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
-def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladder, quiet):
+def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladder,
+           strong_deals, strong_games, quiet):  # fmt: skip
     """Write the report of a run or a game run: figures, CSV tables, report.html and
     report.md."""
     from bonken_sim.report.page.pool import default_workers, start_early
@@ -91,6 +110,8 @@ def report(run_dir, out, formats, workers, no_policy, compare_games, games, ladd
             "compare_games": compare_games,
             "games": games,
             "ladder": ladder,
+            "strong_deals": strong_deals,
+            "strong_games": strong_games,
         }
         return write_report(run_dir, out, fmts, progress=progress, **options)
 

@@ -39,6 +39,16 @@ class Profile:
     doubling: int  # G.DOUBLE_NEVER / G.DOUBLE_FITTED / G.DOUBLE_SEARCH (+ samples << 8)
     description: str
 
+    @property
+    def choice_policy(self) -> int:
+        """The choice policy without its settings: random 0 < fitted 1 < search 2."""
+        return self.choice & G.POLICY_MASK
+
+    @property
+    def doubling_policy(self) -> int:
+        """The doubling policy without its settings: never 0 < fitted 1 < search 2."""
+        return self.doubling & G.POLICY_MASK
+
 
 PROFILES: dict[str, Profile] = {
     p.name: p
@@ -98,6 +108,21 @@ PROFILES: dict[str, Profile] = {
             G.CHOICE_FITTED,
             G.DOUBLE_SEARCH,
             "as expert-fitted, but doubles by search (to measure the doubling search alone)",
+        ),
+        Profile(
+            "expert-nodouble",
+            int(ADAPTIVE_EXPERT),
+            G.CHOICE_SEARCH,
+            G.DOUBLE_NEVER,
+            "as expert, but never doubles (to measure what doubling is worth under strong play)",
+        ),
+        Profile(
+            "expert-randomchoice",
+            int(ADAPTIVE_EXPERT),
+            G.CHOICE_RANDOM,
+            G.DOUBLE_SEARCH,
+            "as expert, but chooses contracts at random (to measure what choice is worth under "
+            "strong play)",
         ),
         Profile(
             "basic-nodouble",

@@ -62,7 +62,8 @@ def test_no_duplicate_match_writes_the_tables_game_writes(tmp_path, players, gam
 
 
 #: games per profile: a searching seat's decisions are slow from a view, so fewer of those
-_IDENTITY_GAMES = {"expert": 1, "expert-choice": 1, "expert-double": 1, "expert-fitted": 2}
+_IDENTITY_GAMES = {"expert": 1, "expert-choice": 1, "expert-double": 1, "expert-fitted": 2,
+                   "expert-nodouble": 1, "expert-randomchoice": 1}  # fmt: skip
 
 
 @pytest.mark.parametrize("profile", list(PROFILES))

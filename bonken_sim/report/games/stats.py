@@ -513,18 +513,19 @@ MEASURES = ("contract choice", "doubling", "card play")
 def single_difference(a: str, b: str) -> tuple[str, bool] | None:
     """(what differs, whether ``a`` has the better of it) when profiles ``a`` and ``b``
     differ in exactly one of card play, contract choice and doubling; None otherwise. The
-    better: the fitted choice, the fitted doubling, the higher card-play tier."""
-    from bonken_sim.engine.games import PROFILES
+    better: a choice or doubling policy above the other (random or never, then fitted, then
+    search: ``_core/game.py``'s ids), the higher card-play tier."""
+    from bonken_sim.engine.games import PROFILE_ALIASES, PROFILES
 
-    pa, pb = PROFILES.get(a), PROFILES.get(b)
+    pa = PROFILES.get(PROFILE_ALIASES.get(a, a))
+    pb = PROFILES.get(PROFILE_ALIASES.get(b, b))
     if pa is None or pb is None:
         return None
-    fitted = PROFILES["basic"]
     differs = [
-        ("contract choice", pa.choice != pb.choice, pa.choice == fitted.choice),
-        ("doubling", pa.doubling != pb.doubling, pa.doubling == fitted.doubling),
+        ("contract choice", pa.choice != pb.choice, pa.choice_policy > pb.choice_policy),
+        ("doubling", pa.doubling != pb.doubling, pa.doubling_policy > pb.doubling_policy),
         ("card play", pa.card != pb.card, pa.card > pb.card),
-    ]
+    ]  # fmt: skip
     hits = [(what, better) for what, diff, better in differs if diff]
     return hits[0] if len(hits) == 1 else None
 

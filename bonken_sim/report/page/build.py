@@ -63,6 +63,8 @@ from bonken_sim.report.page.meta import deal_run_meta, game_run_meta
 from bonken_sim.report.page.pool import init_worker, pool_context, start_forkserver
 from bonken_sim.report.page.render import html_page, markdown_page
 from bonken_sim.report.page.section_types import page_parts
+from bonken_sim.report.strong_play.read import StrongPlayError, read_strong
+from bonken_sim.report.strong_play.section import strong_section
 from bonken_sim.runs.lock import lock_or_refuse, writer_of
 from bonken_sim.runs.manifest import NotARun
 from bonken_sim.runs.storage import DEALS_DIR, VARIANT_NAMES
@@ -178,6 +180,8 @@ def write_report(
     progress: Progress | None = None,
     games: Sequence[str | os.PathLike] = (),
     ladder: str | os.PathLike | None = None,
+    strong_deals: str | os.PathLike | None = None,
+    strong_games: Sequence[str | os.PathLike] = (),
 ) -> ReportResult:
     """Write the report of run directory ``run`` into ``out`` (default ``run/_report``).
 
@@ -195,7 +199,10 @@ def write_report(
     (or folders of them) played under the run's rules, for a section on whole games (deal
     runs only; see ``games.game_set``). ``ladder``: a strategy ladder's JSON (``bonken-sim ladder
     --out``) with its expert rungs, for a section on how far the heuristic tiers' card play
-    is from expert play (deal and game runs; see ``ladder.read``).
+    is from expert play (deal and game runs; see ``ladder.read``). ``strong_deals`` (a deal run
+    of the strongest card play on the run's first deals) and ``strong_games`` (game runs of
+    the strongest players): a section on whether the report's answers hold under strong play
+    (deal runs only; see ``strong_play``).
 
     ``progress(stage, done, total)`` is told what is being done: the parts read, the figures
     drawn (``done`` of ``total``; total 0 for a stage without a count).
@@ -208,6 +215,11 @@ def write_report(
         if games:
             raise ReportError(
                 f"--games adds games to a deal run's report; {root} is a game run itself"
+            )
+        if strong_deals is not None or strong_games:
+            raise ReportError(
+                f"--strong-deals and --strong-games add to a deal run's report; {root} is a "
+                "game run"
             )
         game_manifest = _unless_written(G.open_game_run, root)
         strong = read_ladder(ladder, game_manifest) if ladder is not None else None
@@ -225,6 +237,10 @@ def write_report(
     manifest = _unless_written(open_run, root)  # NotARun: a missing, foreign or incomplete run
     game_runs = find_game_runs(games, manifest) if games else []
     strong = read_ladder(ladder, manifest) if ladder is not None else None
+    try:
+        strong_runs = read_strong(strong_deals, strong_games, manifest)
+    except StrongPlayError as exc:
+        raise ReportError(str(exc)) from None
     dest = Path(out) if out is not None else root / DEFAULT_DIR
     check_out(root, dest)
     workers = max(1, int(workers))
@@ -243,7 +259,7 @@ def write_report(
             workers, mp_context=pool_context(), initializer=init_worker, initargs=(filters,)
         )
     try:
-        rules = (choice_rules, double_rules, game_runs, strong)
+        rules = (choice_rules, double_rules, game_runs, strong, strong_runs)
         with (
             _locked_if_inside(root, dest),
             workers_watched(pool) if pool is not None else contextlib.nullcontext(),
@@ -267,7 +283,7 @@ def write_report(
 
 
 def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress):
-    choice_rules, double_rules, game_runs, strong = rules
+    choice_rules, double_rules, game_runs, strong, strong_runs = rules
     n_parts = len(manifest["parts"])
     read = [0]
 
@@ -296,14 +312,19 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
         second_pass(stats, picks, list(choice_rules or {}))
         t_agg = time.perf_counter() - t0
         built = deal_sections(stats, dbl, has_games=bool(game_runs))
+        game_set = None  # the heuristic games' statistics, for the strong-play section too
         if game_runs:
             progress("reading the games", 0, 0)
             # the variants' means only: the contracts may end with the chooser's own troeven
             mu = chooser_means_by_variant(stats.variants, stats.mu_chooser[: len(stats.variants)])
-            built.append(games_section(aggregate_game_set(game_runs, mu)))
+            game_set = aggregate_game_set(game_runs, mu)
+            built.append(games_section(game_set))
         if strong is not None:
             run = (stats.variants, run_tier(manifest))
             built.append(ladder_section(strong, run, len(built) + 1))
+        if strong_runs is not None:
+            progress("reading the strong-play runs", 0, 0)
+            built.append(strong_section(strong_runs, (root, manifest), game_set, len(built) + 1))
         sections, draw, tabs = page_parts(built)
         items = {item.name: item for s in sections for item in s.figures}
         order = by_cost(items)
@@ -337,6 +358,10 @@ def _write_deals(root, dest, fmts, manifest, rules, pool, workers, t0, progress)
             head["games"] = [str(r.root.resolve()) for r in game_runs]
         if strong is not None:
             head["ladder"] = str(strong.path.resolve())
+        if strong_runs is not None:
+            if strong_runs.deals is not None:
+                head["strong_deals"] = str(strong_runs.deals[0].resolve())
+            head["strong_games"] = [str(r.root.resolve()) for r in strong_runs.games]
         seconds = _finish(tmp, dest, fmts, page, files, head, t0)
     return ReportResult(dest, sorted(files), stats.deals, seconds, t_agg)
 

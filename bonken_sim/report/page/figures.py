@@ -18,6 +18,7 @@ from bonken_sim.report.deals.figures import contracts, doubling
 from bonken_sim.report.games import figures as games
 from bonken_sim.report.ladder import figures as ladder
 from bonken_sim.report.page.figure_kit import style
+from bonken_sim.report.strong_play import figures as strong_play
 
 PNG_DPI = 110
 
@@ -45,6 +46,8 @@ FIGURES: dict[str, Callable[..., Figure]] = {
         games.game_values,
         games.chooser_doubles,
         ladder.strong_play_gaps,
+        strong_play.strong_costs,
+        strong_play.strong_values,
     )
 }
 

@@ -186,9 +186,9 @@ def aggregate_game_set(runs: list[GameRun], mu_chooser: np.ndarray | None = None
         by_seed.setdefault(r.seed, []).append(r)
     mu = np.full(len(VARIANT_NAMES), np.nan) if mu_chooser is None else mu_chooser
     for group in by_seed.values():
-        for members, blocks in _lockstep(group, _game_results):
+        for members, blocks in lockstep(group, _game_results):
             _add_deal_sets(st, members, blocks)
-        for members, blocks in _lockstep(group, _chooser_deals):
+        for members, blocks in lockstep(group, chooser_deals):
             _add_chooser_deals(st.chooser, members, blocks, mu)
     return st
 
@@ -198,7 +198,7 @@ def _game_results(run: GameRun) -> Iterator[tuple[np.ndarray, ...]]:
     return (blk[1:] for blk in G.game_blocks(run.root, run.manifest))
 
 
-def _chooser_deals(run: GameRun) -> Iterator[tuple[np.ndarray, ...]]:
+def chooser_deals(run: GameRun) -> Iterator[tuple[np.ndarray, ...]]:
     """(game numbers, contract, raw, doubles, variant) of consecutive games of ``run``:
     (m,), then (m, 11[, 4])."""
     start = 0
@@ -239,7 +239,7 @@ def _add_deal_sets(st: GameSetStats, members: list[GameRun], blocks: list) -> No
         pairs.add(x[:, :, None] - x[:, None, :], both)
 
 
-def _lockstep(
+def lockstep(
     group: list[GameRun], blocks_of: Callable[[GameRun], Iterator[tuple[np.ndarray, ...]]]
 ) -> Iterator[tuple[list[GameRun], list[tuple[np.ndarray, ...]]]]:
     """Blocks of the same games from every run of one seed that holds them: (runs, their

@@ -1,0 +1,1 @@
+"""The report's section "Under strong play" (``--strong-deals``, ``--strong-games``)."""
