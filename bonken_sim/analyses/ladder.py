@@ -46,7 +46,7 @@ from bonken_sim.engine.strategies import (
 from bonken_sim.errors import BadValue
 from bonken_sim.models.choice import NAMES, Models, choose, load_models
 from bonken_sim.models.doubling import doubles
-from bonken_sim.rules.names import N_VARIANTS
+from bonken_sim.rules.names import N_VARIANTS, Strategy
 from bonken_sim.rules.rule_table import standard_deal_totals
 from bonken_sim.stats import Interval, mean_interval, wilson_interval
 
@@ -56,6 +56,8 @@ RULESET = "standard"  # the ladder plays RULES.md (its totals and fitted models 
 EXPERT_DEALS = 2_000  # the expert rung's default deals
 #: the expert whose card play infers, against the plain one (``--infer-deals``)
 INFERRING = strategy_names([INFERRING_EXPERT])
+#: the plain expert it is measured against: the expert tier at the kernel's defaults
+PLAIN = strategy_names([Strategy.EXPERT])
 
 
 def hero_gains(
@@ -84,13 +86,13 @@ def card_play_rung(
 
 def inference_rung(deals: int, seed: int, threads: int | None) -> dict[str, Any]:
     """Card play with inference against without: one ``INFERRING`` hero and one plain
-    ``expert`` hero, each among three advanced players on the same deals, seats permuted;
+    expert hero (``PLAIN``), each among three advanced players on the same deals, seats permuted;
     per variant the first's gain minus the second's, paired per deal, and the seconds each
     hero's deals took (the two searches compared at their time, too)."""
-    plain, t_plain = hero_gains(deals, seed, "advanced", "expert", threads)
+    plain, t_plain = hero_gains(deals, seed, "advanced", PLAIN, threads)
     infer, t_infer = hero_gains(deals, seed, "advanced", INFERRING, threads)
     return {
-        "plain": "expert",
+        "plain": PLAIN,
         "inferring": INFERRING,
         "lower": "advanced",
         "deals": deals,

@@ -1,6 +1,11 @@
 """A seat's card-play strategy as the commands and the kernels name it: a tier (``random``,
-``basic``, ``advanced``, ``expert``) or an expert with its own search settings
-(``expert:K:E:I:N``), parsed from the text a user gives and turned into the kernels' codes."""
+``basic``, ``advanced``), ``expert`` (the strongest card play, the ``expert`` profile's), or an
+expert with its own search settings (``expert:K:E:I:N``), parsed from the text a user gives
+and turned into the kernels' codes.
+
+``expert`` names the same card play everywhere a name is given: in ``run --strategies`` as in
+``game --players``, ``bot --strategy`` and ``decide``. The expert tier at the kernel's default
+settings (``Strategy.EXPERT``, 16 samples, no exact endings) is spelt ``expert:16:0``."""
 
 from __future__ import annotations
 
@@ -50,6 +55,8 @@ class Expert:
 
     @property
     def name(self) -> str:
+        if self == STRONGEST_EXPERT:
+            return "EXPERT"  # the bare name is the strongest card play's
         name = f"EXPERT:{self.samples}:{self.exact_tricks}"
         if self.infer or self.noise != ids.DEFAULT_EXPERT_NOISE:
             name += f":{self.infer}"
@@ -81,6 +88,8 @@ INFERRING_EXPERT = Expert(20, 0, 2)
 #: time: the strongest card play at that time, among three advanced players and in whole
 #: games (docs/STRATEGIES.md)
 ADAPTIVE_EXPERT = Expert(24, 0, 1, 100)
+#: the card play the bare name ``expert`` names: the strongest one
+STRONGEST_EXPERT = ADAPTIVE_EXPERT
 
 
 def expert(
@@ -89,8 +98,8 @@ def expert(
     infer: int | None = None,
     noise: int | None = None,
 ) -> SeatStrategy:
-    """The expert strategy with these settings (``None``: the default); ``Strategy.EXPERT``
-    itself when all are the defaults, so default names stay ``expert``."""
+    """The expert strategy with these settings (``None``: the kernel's default);
+    ``Strategy.EXPERT`` itself when all are the defaults (spelt ``expert:16:0``)."""
     settings = Expert(
         ids.DEFAULT_EXPERT_SAMPLES if samples is None else samples,
         ids.DEFAULT_EXPERT_EXACT_TRICKS if exact_tricks is None else exact_tricks,
@@ -141,6 +150,8 @@ def _parse_one(item: str | int | SeatStrategy) -> SeatStrategy:
             return expert(*(int(f) if f else None for f in fields))
         except ValueError as exc:
             raise BadValue(f"bad expert settings {text!r} (expert:K:E:I:N): {exc}") from None
+    if name.lower() == "expert":
+        return STRONGEST_EXPERT
     try:
         return Strategy[name.upper()]
     except KeyError:
@@ -152,7 +163,8 @@ def parse_strategies(
     text: str | Sequence[str | int | SeatStrategy],
 ) -> tuple[SeatStrategy, ...]:
     """``basic`` (all seats) or four names ``basic,random,random,random`` → per-seat
-    strategies; ``expert:K:E`` is an expert with K samples and E exact tricks,
+    strategies; ``expert`` is the strongest card play (``STRONGEST_EXPERT``), ``expert:K:E``
+    an expert with K samples and E exact tricks,
     ``expert:K:E:I`` one that weighs I candidate deals per sample by the plays seen, and
     ``expert:K:E:I:N`` one whose model of the others' play is N percent random."""
     items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
@@ -164,8 +176,17 @@ def parse_strategies(
     return tuple(out)
 
 
+def strategy_name(strategy: SeatStrategy) -> str:
+    """How commands, runs, traces and reports spell a seat's strategy: ``expert`` for the
+    strongest card play, ``expert:16:0`` for the expert tier at the kernel's defaults (the
+    bare name being the strongest's), a tier's or an expert's own name otherwise."""
+    if strategy == Strategy.EXPERT:
+        return Expert().name.lower()
+    return strategy.name.lower()
+
+
 def strategy_names(strategies: Sequence[SeatStrategy]) -> str:
-    return ",".join(s.name.lower() for s in strategies)
+    return ",".join(strategy_name(s) for s in strategies)
 
 
 def strategy_array(strategies: Sequence[SeatStrategy]) -> np.ndarray:

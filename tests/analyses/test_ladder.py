@@ -146,10 +146,10 @@ def test_expert_rung_runs_on_its_own_deals_with_its_settings(monkeypatch):
     args = ["ladder", "--deals", "20", "--expert-deals", "6", "--expert-samples", "3"]
     result = CliRunner().invoke(cli, [*args, "--out", "-", "--json"])
     assert result.exit_code == 0, result.output
-    assert (6, "advanced", "expert:3:0") in calls
+    assert (6, "advanced", "expert:3:0:1:100") in calls
     doc = json.loads(result.output)
     assert doc["expert_deals"] == 6
-    assert set(doc["card_play"]["advanced->expert:3:0"]) == set(NAMES)
+    assert set(doc["card_play"]["advanced->expert:3:0:1:100"]) == set(NAMES)
     calls.clear()
     result = CliRunner().invoke(cli, [*args[:3], "--expert-deals", "0", "--out", "-"])
     assert result.exit_code == 0 and not any(hero.startswith("expert") for *_, hero in calls)
@@ -272,17 +272,17 @@ def test_bad_games_are_refused_in_one_line(capsys, bad, message):
 def test_the_inference_rung_is_the_two_heroes_paired_per_deal(tmp_path):
     """Its difference per variant is the inferring hero's card-play rung minus the plain
     hero's, deal by deal, and it says how long each took."""
-    from bonken_sim.analyses.ladder import INFERRING, hero_gains
+    from bonken_sim.analyses.ladder import INFERRING, PLAIN, hero_gains
 
     out = tmp_path / "ladder.json"
     args = ["ladder", "--deals", "6", "--expert-deals", "0", "--infer-deals", "5"]
     res = CliRunner().invoke(cli, [*args, "--threads", "2", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert f"one {INFERRING} hero minus one expert hero" in res.output
+    assert f"one {INFERRING} hero minus one {PLAIN} hero" in res.output
     rung = json.loads(out.read_text())["card_play_inference"]
     assert rung["inferring"] == INFERRING and rung["deals"] == 5
     assert rung["seconds"]["plain"] > 0 and rung["seconds"]["inferring"] > 0
-    plain = hero_gains(5, 1, "advanced", "expert", 2)[0]
+    plain = hero_gains(5, 1, "advanced", PLAIN, 2)[0]
     infer = hero_gains(5, 1, "advanced", INFERRING, 2)[0]
     for v, name in enumerate(NAMES):
         assert rung["gain"][name]["mean"] == pytest.approx((infer[:, v] - plain[:, v]).mean())

@@ -46,7 +46,8 @@ def test_run_records_the_expert_settings(capsys, tmp_path):
                        "--strategies", "expert,basic,basic,basic", "--expert-samples", "2",
                        "--contracts", "hartenjagen", "--threads", "1", "--quiet")  # fmt: skip
     assert code == 0, err
-    assert read_manifest(out)["config"]["strategies"][0] == "expert:2:0"
+    # expert is the strongest card play: its samples set, its other settings kept
+    assert read_manifest(out)["config"]["strategies"][0] == "expert:2:0:1:100"
 
 
 @pytest.mark.parametrize(

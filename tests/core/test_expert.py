@@ -8,7 +8,13 @@ import pytest
 
 import bonken_sim
 from bonken_sim.engine.selfplay import self_play
-from bonken_sim.engine.strategies import Expert, parse_strategies, strategy_array, strategy_names
+from bonken_sim.engine.strategies import (
+    STRONGEST_EXPERT,
+    Expert,
+    parse_strategies,
+    strategy_array,
+    strategy_names,
+)
 from bonken_sim.rules.names import VARIANTS, Strategy
 from bonken_sim.rules.rulesets import PRESETS, STANDARD, Ruleset
 from tests import reference as ref
@@ -65,17 +71,19 @@ def test_expert_plays_differently_from_advanced() -> None:
 def test_strategy_names_and_codes_round_trip() -> None:
     strats = parse_strategies("expert:32:2,expert,advanced,expert:16:0")
     assert strats[0] == Expert(32, 2)
-    assert strats[1] is Strategy.EXPERT and strats[3] is Strategy.EXPERT  # the defaults
-    assert strategy_names(strats) == "expert:32:2,expert,advanced,expert"
+    # the bare name: the strongest card play; the kernel's defaults: the tier itself
+    assert strats[1] == STRONGEST_EXPERT and strats[3] is Strategy.EXPERT
+    assert strategy_names(strats) == "expert:32:2,expert,advanced,expert:16:0"
     assert parse_strategies(strategy_names(strats)) == strats
+    assert parse_strategies("expert:24:0:1:100")[0] == STRONGEST_EXPERT
     codes = strategy_array(strats)
-    assert codes[1] == codes[3] == int(Strategy.EXPERT)
-    assert codes[0] & 0xFF == int(Strategy.EXPERT) and codes[0] != codes[1]
+    assert codes[3] == int(Strategy.EXPERT) and codes[1] == int(STRONGEST_EXPERT)
+    assert codes[0] & 0xFF == int(Strategy.EXPERT) and codes[0] != codes[3]
     # inference settings: I candidates per sample, N percent noise (shown when not 10)
     inferring = parse_strategies("expert:16:0:4,expert:8:1:2:25,expert:16:0:0:30,expert:16:0:0")
     assert inferring[0] == Expert(16, 0, 4) and inferring[1] == Expert(8, 1, 2, 25)
     assert inferring[3] is Strategy.EXPERT
-    assert strategy_names(inferring) == "expert:16:0:4,expert:8:1:2:25,expert:16:0:0:30,expert"
+    assert strategy_names(inferring) == "expert:16:0:4,expert:8:1:2:25,expert:16:0:0:30,expert:16:0"
     assert parse_strategies(strategy_names(inferring)) == inferring
     assert len({int(s) for s in inferring}) == 4
 
