@@ -16,6 +16,16 @@ GAME_SEED ?= 1
 # game seats a profile that searches at every decision: 600 games each cost about 2 minutes
 # of CPU in all and give the distances about ±19 points per game (95% CI).
 LADDER_GAMES ?= 600
+# Under strong play (the report's last section): the strongest card play (`expert`) in every
+# seat on the run's first STRONG_DEALS deals, and whole games of the strongest player beside
+# itself choosing at random and never doubling, in the three circular orders of those four
+# seats, STRONG_GAMES each on the games' seed. Sized to the time left in `make run`'s budget
+# (the report says the intervals they give; docs/REPORT.md how to make them tighter).
+STRONG_DEALS ?= 1000
+STRONG_GAMES ?= 300
+STRONG_SEATINGS := expert,expert,expert-randomchoice,expert-nodouble \
+	expert,expert-randomchoice,expert,expert-nodouble \
+	expert,expert,expert-nodouble,expert-randomchoice
 # The main job's seeds are fixed, so that two users' `make run` (and the figures the docs
 # quote from it) agree card for card; a command given no --seed still draws one.
 RUN_SEED ?= 1
@@ -63,7 +73,14 @@ run: $(VENV)/.installed-run
 	    --out results/games-main/seating-$$k --force --quiet || exit 1; \
 	done
 	$(BIN)/bonken-sim ladder --deals 20k --expert-deals 1000 --games $(LADDER_GAMES) --seed 1 --out results/ladder-main.json --force
-	$(BIN)/bonken-sim report results/run-main --games results/games-main --ladder results/ladder-main.json
+	$(BIN)/bonken-sim run --deals $(STRONG_DEALS) --seed $(RUN_SEED) --strategies expert --out results/strong-main/deals --force --quiet
+	@k=0; for players in $(STRONG_SEATINGS); do k=$$((k + 1)); \
+	  echo "$(BIN)/bonken-sim game --games $(STRONG_GAMES) --seed $(GAME_SEED) --players $$players --out results/strong-main/games/seating-$$k --force --quiet"; \
+	  $(BIN)/bonken-sim game --games $(STRONG_GAMES) --seed $(GAME_SEED) --players $$players \
+	    --out results/strong-main/games/seating-$$k --force --quiet || exit 1; \
+	done
+	$(BIN)/bonken-sim report results/run-main --games results/games-main --ladder results/ladder-main.json \
+	  --strong-deals results/strong-main/deals --strong-games results/strong-main/games
 	@while kill -0 $$(cat $(SERVE_WARM).pid) 2>/dev/null; do sleep 1; done; \
 	  status=$$(cat $(SERVE_WARM) 2>/dev/null || echo 1); rm -f $(SERVE_WARM) $(SERVE_WARM).pid; \
 	  [ "$$status" = 0 ] || echo "bonken-sim warmup --for serve failed (exit $$status)" >&2; exit $$status
