@@ -99,18 +99,6 @@ def part_copies(cfg: MatchConfig, index: int) -> list[Copy]:
     return out
 
 
-def empty_batch(start: int, n: int) -> GameBatch:
-    return GameBatch(
-        start,
-        np.zeros((n, DEALS_PER_GAME), np.int8),
-        np.zeros((n, DEALS_PER_GAME), np.int16),
-        np.zeros((n, DEALS_PER_GAME, 4), np.int16),
-        np.zeros((n, DEALS_PER_GAME, 4), np.int16),
-        np.zeros((n, 4), np.int32),
-        np.zeros((n, 4), np.int8),
-    )
-
-
 def _jsonl(rows: list[dict]) -> bytes:
     return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows).encode()
 
@@ -241,7 +229,7 @@ class _Session:
         cfg = self.cfg
         played = part_copies(cfg, index)
         start = played[0].game
-        batch = empty_batch(start, len(played))
+        batch = GameBatch.empty(start, len(played))
         record = Record()
         t0 = time.perf_counter()
         for row, copy in enumerate(played):
