@@ -14,6 +14,7 @@ What differs between kinds is data: a ``ConfigKind`` holds the kind's run direct
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
-from bonken_sim.runs.directory import KIND_NAMES, RunKind
+from bonken_sim.runs.directory import KIND_NAMES, RunDir, RunKind, open_run_dir, versions
 from bonken_sim.runs.executors import ExecutorError, ExecutorSpec, make_spec
 from bonken_sim.runs.manifest import MANIFEST_CHECKS, check_parts, short
 from bonken_sim.runs.options import (
@@ -248,6 +249,42 @@ class ConfigKind:
             if o.name not in values:
                 values[o.name] = given[o.name] if o.name in given else _default(o, values)
         return self.build(**_fitted(self.options, values), seed_drawn="seed" not in given, **common)
+
+    def open_dir(
+        self,
+        config: Any,
+        new_manifest: Callable[[Any], dict],
+        *,
+        resume: bool = False,
+        force: bool = False,
+    ) -> RunDir:
+        """The run directory of ``config`` (``directory.open_run_dir``): a new run's manifest
+        is ``new_manifest(config)``; a run to resume must have been made with the config's
+        options (``same_run``). ``resume`` and ``force`` add to the config's own."""
+        return open_run_dir(
+            self.run,
+            config.out,
+            config.seed,
+            resume=resume or config.resume,
+            force=force or config.force,
+            new_manifest=functools.partial(new_manifest, config),
+            check=functools.partial(self.same_run, config),
+        )
+
+    def games_manifest(self, config: Any, tables: dict[str, str]) -> dict:
+        """The manifest of a new run of games (a game run, or a match, which writes the same
+        tables and more): what ``tables`` the run writes, no parts and no sessions yet."""
+        return {
+            "format": self.run.format,
+            "schema_version": self.run.schema_version,
+            "state": "incomplete",
+            "config": config.identity(),
+            "seed_drawn": config.seed_drawn,
+            "versions": dict(versions()),
+            "tables": dict(tables),
+            "parts": [],
+            "sessions": [],
+        }
 
     def _given(self, typed: Values, by_ruleset: bool, ruleset: Ruleset = STANDARD) -> Values:
         """The options given (not None) whose parser takes the ruleset (or not), parsed."""
