@@ -188,7 +188,7 @@ class _Session:
                     p.open(self.cfg.ruleset)
                 for index in self.todo:
                     self._part(index)
-            except PlayerFailed as exc:  # stopped on its way out
+            except PlayerFailed as exc:  # the session stops the match as this leaves it
                 raise MatchError(f"{exc}; the match stops: {MATCH_RUN.resume_hint(root)}") from None
         self._close_players()
 
