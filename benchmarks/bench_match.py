@@ -34,8 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import bonken_sim.table.protocol as P
+from bonken_sim.engine.games import GameBatch
 from bonken_sim.rules.rulesets import STANDARD
-from bonken_sim.table.match import empty_batch
 from bonken_sim.table.match_game import Copy, Record, Table
 from bonken_sim.table.pipe import PlayerPipe
 from bonken_sim.table.players import Builtin, External
@@ -60,7 +60,7 @@ class Recorder(Builtin):
 def collect_views(games: int) -> list:
     views: list = []
     table = Table([Recorder(views) for _ in range(4)], 1, STANDARD, True)
-    batch = empty_batch(0, games)
+    batch = GameBatch.empty(0, games)
     for g in range(games):
         table.play(Copy(g, g, 0), batch, g, Record())
     return views
@@ -91,7 +91,7 @@ def games_per_second(players: list, games: int) -> float:
     table = Table(players, 3, STANDARD, True)
     for p in players:
         p.open(STANDARD)
-    batch = empty_batch(0, games + 1)
+    batch = GameBatch.empty(0, games + 1)
     table.play(Copy(0, 0, 0), batch, 0, Record())  # started and warm
     t0 = time.perf_counter()
     for g in range(1, games + 1):

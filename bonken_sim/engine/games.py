@@ -240,6 +240,20 @@ class GameBatch:
     totals: np.ndarray  # (n, 4) int32
     profiles: np.ndarray  # (n, 4) int8, index into the profile list of the batch
 
+    @classmethod
+    def empty(cls, start: int, n: int) -> GameBatch:
+        """Games ``start … start + n − 1`` before they are played: every array zero (each
+        seat's profile index 0), filled in place by whoever plays them."""
+        return cls(
+            start,
+            np.zeros((n, DEALS_PER_GAME), np.int8),
+            np.zeros((n, DEALS_PER_GAME), np.int16),
+            np.zeros((n, DEALS_PER_GAME, 4), np.int16),
+            np.zeros((n, DEALS_PER_GAME, 4), np.int16),
+            np.zeros((n, 4), np.int32),
+            np.zeros((n, 4), np.int8),
+        )
+
     @property
     def n(self) -> int:
         return len(self.totals)
@@ -308,18 +322,9 @@ class GamePlayer:
     def batch(self, start: int, games: int, seating: np.ndarray) -> GameBatch:
         """An empty batch of games ``start … start + games − 1``; ``seating[i, p]`` indexes
         the profiles for seat p of game i (a (4,) seating applies to every game)."""
-        seating = np.asarray(seating, dtype=np.int64)
-        if seating.ndim == 1:
-            seating = np.broadcast_to(seating, (games, 4))
-        return GameBatch(
-            start,
-            np.zeros((games, DEALS_PER_GAME), np.int8),
-            np.zeros((games, DEALS_PER_GAME), np.int16),
-            np.zeros((games, DEALS_PER_GAME, 4), np.int16),
-            np.zeros((games, DEALS_PER_GAME, 4), np.int16),
-            np.zeros((games, 4), np.int32),
-            seating.astype(np.int8),
-        )
+        b = GameBatch.empty(start, games)
+        b.profiles[:] = np.asarray(seating, dtype=np.int64)  # a (4,) seating broadcasts
+        return b
 
     def play(self, b: GameBatch, lo: int, hi: int) -> None:
         """Play rows ``lo … hi − 1`` of ``b`` in place; GameError if the core finds a game

@@ -19,6 +19,12 @@ from bonken_sim.errors import BadValue
 from bonken_sim.rules.names import Strategy
 
 
+def _check_setting(what: str, value: int, lo: int, hi: int, unit: str = "") -> None:
+    """BadValue naming the expert's setting ``what`` unless ``lo <= value <= hi``."""
+    if not lo <= value <= hi:
+        raise BadValue(f"expert {what} must be {lo} to {hi}{unit}, got {value}")
+
+
 @dataclass(frozen=True)
 class Expert:
     """An ``expert`` seat with search settings other than the defaults: ``samples`` (K)
@@ -35,23 +41,10 @@ class Expert:
     noise: int = ids.DEFAULT_EXPERT_NOISE
 
     def __post_init__(self) -> None:
-        if not 1 <= self.samples <= ids.EXPERT_SAMPLES_MAX:
-            raise BadValue(
-                f"expert samples must be 1 to {ids.EXPERT_SAMPLES_MAX}, got {self.samples}"
-            )
-        if not 0 <= self.exact_tricks <= ids.EXPERT_EXACT_MAX:
-            raise BadValue(
-                f"expert exact tricks must be 0 to {ids.EXPERT_EXACT_MAX}, got {self.exact_tricks}"
-            )
-        if not 0 <= self.infer <= ids.EXPERT_INFER_MAX:
-            raise BadValue(
-                f"expert inference candidates must be 0 to {ids.EXPERT_INFER_MAX}, got {self.infer}"
-            )
-        if not 1 <= self.noise <= ids.EXPERT_NOISE_MAX:
-            raise BadValue(
-                f"expert inference noise must be 1 to {ids.EXPERT_NOISE_MAX} (percent), "
-                f"got {self.noise}"
-            )
+        _check_setting("samples", self.samples, 1, ids.EXPERT_SAMPLES_MAX)
+        _check_setting("exact tricks", self.exact_tricks, 0, ids.EXPERT_EXACT_MAX)
+        _check_setting("inference candidates", self.infer, 0, ids.EXPERT_INFER_MAX)
+        _check_setting("inference noise", self.noise, 1, ids.EXPERT_NOISE_MAX, " (percent)")
 
     @property
     def name(self) -> str:

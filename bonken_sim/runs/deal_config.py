@@ -28,9 +28,9 @@ from bonken_sim.runs.run_config import (
     ConfigKind,
     Option,
     count_option,
-    given_ruleset,
     load_names,
     ruleset_option,
+    seats_option,
 )
 from bonken_sim.runs.schema import DEALS_DIR, FORMAT, SCHEMA_VERSION
 
@@ -121,13 +121,7 @@ def _list(value: tuple) -> list:
 DEAL_OPTIONS = (
     count_option("deals"),
     SEED,
-    Option(
-        "strategies",
-        parse_strategies,
-        default=lambda values: ("basic",) * 4,
-        store=_list,
-        load=load_names,
-    ),
+    seats_option("strategies", parse_strategies),
     Option(
         "contracts",
         parse_contracts,
@@ -184,24 +178,5 @@ def make_config(
     executor options (``executor`` = local, process or dask; ``workers``; ``scheduler``;
     ``write_parts``) never change the results, so a run may be resumed with any of them.
     """
-    typed = dict(
-        deals=deals,
-        seed=seed,
-        strategies=strategies,
-        contracts=contracts,
-        dealer=dealer,
-        chunk_size=chunk_size,
-        ruleset=given_ruleset(ruleset, rules_file),
-    )
-    config: RunConfig = DEAL_CONFIG.make(
-        typed,
-        threads=threads,
-        out=out,
-        resume=resume,
-        force=force,
-        executor=executor,
-        workers=workers,
-        scheduler=scheduler,
-        write_parts=write_parts,
-    )
+    config: RunConfig = DEAL_CONFIG.make(locals())
     return config

@@ -44,7 +44,6 @@ import numpy as np
 
 from bonken_sim.runs.deal_config import (
     DEAL_CONFIG,
-    DEAL_RUN,
     DEFAULT_CHUNK,
     IDENTITY_OPTIONS,
     MAX_CHUNK,
@@ -69,7 +68,6 @@ from bonken_sim.runs.directory import (
     RESULTS_DIR,
     check_worker_versions,
     default_out,
-    open_run_dir,
     versions,
 )
 from bonken_sim.runs.errors import RunError, RunInterrupted
@@ -119,16 +117,7 @@ def run(
     # importing pyarrow (~0.3 s) overlaps loading the kernels (LLVM work without the GIL)
     arrow = threading.Thread(target=_import_arrow, name="bonken-sim-import", daemon=True)
     arrow.start()
-    open_dir = functools.partial(
-        open_run_dir,
-        DEAL_RUN,
-        config.out,
-        config.seed,
-        resume=config.resume,
-        force=config.force,
-        new_manifest=functools.partial(new_manifest, config),
-        check=functools.partial(DEAL_CONFIG.same_run, config),
-    )
+    open_dir = functools.partial(DEAL_CONFIG.open_dir, config, new_manifest)
     backend, rundir = open_run(config.executor_spec, executor, RunError, open_dir)
     try:
         kind = config.executor_spec.kind if executor is None else "executor"

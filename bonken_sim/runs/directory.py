@@ -428,6 +428,29 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def resumable_session(
+    kind: RunKind, root: Path, stop: Callable[[], None], interrupted: type[BaseException]
+) -> Iterator[None]:
+    """A session of the run in ``root``, played inside: SIGTERM stops it as Ctrl-C does, and
+    whatever ends it early calls ``stop()`` first, which leaves the run resumable. Ctrl-C
+    becomes ``interrupted`` with the resume hint (with Ctrl-C ignored while ``stop`` saves),
+    an OSError the kind's error naming the directory; anything else passes on as it is."""
+    try:
+        with sigterm_as_interrupt():
+            yield
+    except KeyboardInterrupt:
+        with no_interrupts():
+            stop()
+        raise interrupted(f"interrupted: {kind.resume_hint(root)}") from None
+    except OSError as exc:
+        stop()
+        raise kind.error(f"cannot write {root}: {exc.strerror or exc}") from None
+    except BaseException:
+        stop()
+        raise
+
+
+@contextlib.contextmanager
 def no_interrupts() -> Iterator[None]:
     """Ignore Ctrl-C while saving the manifest after an interrupt (main thread only)."""
     if not _in_main_thread():

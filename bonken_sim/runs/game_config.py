@@ -28,17 +28,16 @@ from bonken_sim.runs.game_format import (
 from bonken_sim.runs.options import (
     default_threads,
     parse_doubling,
-    parse_option_count,
     parse_order,
 )
 from bonken_sim.runs.run_config import (
     SEED,
     ConfigKind,
     Option,
+    chunk_size_option,
     count_option,
-    given_ruleset,
-    load_names,
     ruleset_option,
+    seats_option,
 )
 
 DEFAULT_CHUNK = 20_000
@@ -107,27 +106,17 @@ class GameConfig:
 GAME_OPTIONS = (
     count_option("games", MAX_GAMES),
     SEED,
-    Option(
+    seats_option(
         "players",
         # typed as ``a,b,c,d``; a list of names from Python or a manifest alike
         lambda value: tuple(parse_profiles(value if isinstance(value, str) else ",".join(value))),
-        default=lambda values: ("basic",) * 4,
-        store=list,
-        load=load_names,
     ),
     # --order / --doubling given win over the ruleset's
     Option("order", parse_order, default=lambda values: values["ruleset"].order, load=str),
     Option(
         "doubling", parse_doubling, default=lambda values: values["ruleset"].doubling, load=bool
     ),
-    Option(
-        "chunk_size",
-        lambda value: parse_option_count(value, "chunk_size"),
-        default=lambda values: DEFAULT_CHUNK,
-        # a run of fewer games than --chunk-size records the games as its chunk size
-        fit=lambda chunk, values: min(chunk, values["games"]),
-        load=int,
-    ),
+    chunk_size_option(DEFAULT_CHUNK, "games"),
     # only a house ruleset is recorded, so runs made before rulesets still resume
     ruleset_option(record_standard=False),
 )
@@ -160,24 +149,5 @@ def make_game_config(
     ``executor`` process or dask, ``threads`` is what each part task uses inside its worker
     (default 1); the executor and threads never change the result, so they are free on
     ``--resume``."""
-    typed = dict(
-        games=games,
-        seed=seed,
-        players=players,
-        order=order,
-        doubling=doubling,
-        chunk_size=chunk_size,
-        ruleset=given_ruleset(ruleset, rules_file),
-    )
-    config: GameConfig = GAME_CONFIG.make(
-        typed,
-        threads=threads,
-        out=out,
-        resume=resume,
-        force=force,
-        executor=executor,
-        workers=workers,
-        scheduler=scheduler,
-        write_parts=write_parts,
-    )
+    config: GameConfig = GAME_CONFIG.make(locals())
     return config

@@ -42,8 +42,7 @@ from bonken_sim.runs.directory import (
     check_worker_versions,
     no_interrupts,
     now,
-    open_run_dir,
-    sigterm_as_interrupt,
+    resumable_session,
     versions,
 )
 from bonken_sim.runs.errors import GameRunError, GameRunInterrupted
@@ -201,17 +200,7 @@ def read_game_manifest(root: Path) -> dict:
 
 
 def _new_manifest(cfg: GameConfig) -> dict:
-    return {
-        "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "state": "incomplete",
-        "config": cfg.identity(),
-        "seed_drawn": cfg.seed_drawn,
-        "versions": dict(versions()),
-        "tables": dict(TABLES),
-        "parts": [],
-        "sessions": [],
-    }
+    return GAME_CONFIG.games_manifest(cfg, TABLES)
 
 
 def run_games(
@@ -231,14 +220,7 @@ def run_games(
     if resume and force:
         raise GameRunError(RESUME_AND_FORCE)
     open_dir = functools.partial(
-        open_run_dir,
-        GAME_RUN,
-        cfg.out,
-        cfg.seed,
-        resume=resume,
-        force=force,
-        new_manifest=functools.partial(_new_manifest, cfg),
-        check=functools.partial(GAME_CONFIG.same_run, cfg),
+        GAME_CONFIG.open_dir, cfg, _new_manifest, resume=resume, force=force
     )
     backend, rundir = open_run(cfg.executor_spec, executor, GameRunError, open_dir)
     try:
@@ -312,22 +294,11 @@ class _GameSession:
         after a failure (both say how to resume), the run directory left resumable."""
         root = self.rundir.root
         failure = None
-        try:
-            with sigterm_as_interrupt():
-                if self.backend is None:
-                    self._in_process()
-                else:
-                    failure = self._on_backend()
-        except KeyboardInterrupt:
-            with no_interrupts():
-                self.abandon()
-            raise GameRunInterrupted(f"interrupted: {GAME_RUN.resume_hint(root)}") from None
-        except OSError as exc:
-            self.abandon()
-            raise GameRunError(f"cannot write {root}: {exc.strerror or exc}") from None
-        except BaseException:
-            self.abandon()
-            raise
+        with resumable_session(GAME_RUN, root, self.abandon, GameRunInterrupted):
+            if self.backend is None:
+                self._in_process()
+            else:
+                failure = self._on_backend()
         if failure is not None:
             self.abandon()
             raise GameRunError(f"{failure}; {GAME_RUN.resume_hint(root)}")

@@ -14,6 +14,7 @@ What differs between kinds is data: a ``ConfigKind`` holds the kind's run direct
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.rules.rulesets import STANDARD, Ruleset
-from bonken_sim.runs.directory import KIND_NAMES, RunKind
+from bonken_sim.runs.directory import KIND_NAMES, RunDir, RunKind, open_run_dir, versions
 from bonken_sim.runs.executors import ExecutorError, ExecutorSpec, make_spec
 from bonken_sim.runs.manifest import MANIFEST_CHECKS, check_parts, short
 from bonken_sim.runs.options import (
@@ -92,6 +93,24 @@ def count_option(name: str, maximum: int | None = None) -> Option:
     return Option(name, parse, default=None, load=int)
 
 
+def chunk_size_option(default: int, count: str) -> Option:
+    """``--chunk-size`` of a run of games or boards (``count``): a run of fewer of them than
+    its chunk size records their number as its chunk size."""
+    return Option(
+        "chunk_size",
+        lambda value: parse_option_count(value, "chunk_size"),
+        default=lambda values: default,
+        fit=lambda chunk, values: min(chunk, values[count]),
+        load=int,
+    )
+
+
+def seats_option(name: str, parse: Callable[[Any], tuple]) -> Option:
+    """The four seats' players (``strategies``, ``players``): basic by default, recorded as
+    the list of their names."""
+    return Option(name, parse, default=lambda values: ("basic",) * 4, store=list, load=load_names)
+
+
 #: ``--seed``: drawn (``options.draw_seed``) when a new run is given none
 SEED = Option("seed", parse_option_seed, default=lambda values: draw_seed(), load=int)
 
@@ -143,6 +162,13 @@ def show(value: Any) -> str:
     return str(value)
 
 
+#: the executor's options (``executors.make_spec``): they never change a run's results
+EXECUTOR_OPTIONS = ("executor", "workers", "scheduler", "write_parts")
+#: the keywords of ``ConfigKind.make`` besides the options: how a run is carried out, alike
+#: for every kind
+RUN_SETTINGS = ("threads", "out", "resume", "force", *EXECUTOR_OPTIONS)
+
+
 @dataclass(frozen=True)
 class ConfigKind:
     """A kind of run's configuration: its run directory, its options (in the order its
@@ -172,31 +198,29 @@ class ConfigKind:
     def count(self) -> Option:
         return next(o for o in self.options if o.default is None)
 
-    def make(
-        self,
-        typed: Values,
-        *,
-        threads: Any = None,
-        out: Any = None,
-        resume: bool = False,
-        force: bool = False,
-        executor: Any = None,
-        workers: Any = None,
-        scheduler: Any = None,
-        write_parts: Any = None,
-    ) -> Any:
-        """The config of ``typed`` ({option name: value, None = not given}); the kind's
-        error with a one-line message for anything wrong. The executor options never
-        change the results, so a run may be resumed with any of them; with worker
-        processes ``threads`` is what each task uses inside its worker (default 1)."""
+    def make(self, arguments: Values) -> Any:
+        """The config of a kind's ``make_*config`` keywords (its ``locals()``: each kind keeps
+        its own signature and docstring for its callers): the options by their names (None
+        = not given), ``ruleset`` with ``rules_file`` (at most one of them) and the run
+        settings (``RUN_SETTINGS``, absent = not given); the kind's error with a one-line
+        message for anything wrong. The executor options never change the results, so a
+        run may be resumed with any of them; with worker processes ``threads`` is what each
+        task uses inside its worker (default 1)."""
+        names = {o.name for o in self.options}
+        unknown = set(arguments) - names - {"rules_file", *RUN_SETTINGS}
+        assert not unknown, f"not an option of a {self.noun}: {sorted(unknown)}"
+        typed = {name: arguments.get(name) for name in names}
+        typed["ruleset"] = given_ruleset(arguments.get("ruleset"), arguments.get("rules_file"))
+        threads = arguments.get("threads")
+        resume, force = bool(arguments.get("resume")), bool(arguments.get("force"))
         error = self.run.error
         if resume and force:
             raise error(RESUME_AND_FORCE)
         try:
-            spec = make_spec(executor, workers, scheduler, write_parts)
+            spec = make_spec(*(arguments.get(name) for name in EXECUTOR_OPTIONS))
         except ExecutorError as exc:
             raise error(str(exc)) from None
-        root = out_dir(out)
+        root = out_dir(arguments.get("out"))
         given = self._given(typed, by_ruleset=False)
         try:
             if threads is not None:
@@ -225,6 +249,42 @@ class ConfigKind:
             if o.name not in values:
                 values[o.name] = given[o.name] if o.name in given else _default(o, values)
         return self.build(**_fitted(self.options, values), seed_drawn="seed" not in given, **common)
+
+    def open_dir(
+        self,
+        config: Any,
+        new_manifest: Callable[[Any], dict],
+        *,
+        resume: bool = False,
+        force: bool = False,
+    ) -> RunDir:
+        """The run directory of ``config`` (``directory.open_run_dir``): a new run's manifest
+        is ``new_manifest(config)``; a run to resume must have been made with the config's
+        options (``same_run``). ``resume`` and ``force`` add to the config's own."""
+        return open_run_dir(
+            self.run,
+            config.out,
+            config.seed,
+            resume=resume or config.resume,
+            force=force or config.force,
+            new_manifest=functools.partial(new_manifest, config),
+            check=functools.partial(self.same_run, config),
+        )
+
+    def games_manifest(self, config: Any, tables: dict[str, str]) -> dict:
+        """The manifest of a new run of games (a game run, or a match, which writes the same
+        tables and more): what ``tables`` the run writes, no parts and no sessions yet."""
+        return {
+            "format": self.run.format,
+            "schema_version": self.run.schema_version,
+            "state": "incomplete",
+            "config": config.identity(),
+            "seed_drawn": config.seed_drawn,
+            "versions": dict(versions()),
+            "tables": dict(tables),
+            "parts": [],
+            "sessions": [],
+        }
 
     def _given(self, typed: Values, by_ruleset: bool, ruleset: Ruleset = STANDARD) -> Values:
         """The options given (not None) whose parser takes the ruleset (or not), parsed."""

@@ -17,7 +17,6 @@ seats writes exactly ``game``'s tables; duplicate and contract matches add the c
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import time
 from collections.abc import Callable
@@ -30,11 +29,8 @@ import numpy as np
 from bonken_sim.engine.games import DEALS_PER_GAME, GameBatch
 from bonken_sim.runs.directory import (
     RunDir,
-    no_interrupts,
     now,
-    open_run_dir,
-    sigterm_as_interrupt,
-    versions,
+    resumable_session,
 )
 from bonken_sim.runs.files import PartFile, write_bytes
 from bonken_sim.runs.game_format import DEALS_DIR
@@ -99,18 +95,6 @@ def part_copies(cfg: MatchConfig, index: int) -> list[Copy]:
     return out
 
 
-def empty_batch(start: int, n: int) -> GameBatch:
-    return GameBatch(
-        start,
-        np.zeros((n, DEALS_PER_GAME), np.int8),
-        np.zeros((n, DEALS_PER_GAME), np.int16),
-        np.zeros((n, DEALS_PER_GAME, 4), np.int16),
-        np.zeros((n, DEALS_PER_GAME, 4), np.int16),
-        np.zeros((n, 4), np.int32),
-        np.zeros((n, 4), np.int8),
-    )
-
-
 def _jsonl(rows: list[dict]) -> bytes:
     return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows).encode()
 
@@ -158,17 +142,7 @@ def part_entry(index: int, batch: GameBatch, files: list[PartFile], faults: int)
 
 
 def _new_manifest(cfg: MatchConfig) -> dict:
-    return {
-        "format": FORMAT_NAME,
-        "schema_version": 1,
-        "state": "incomplete",
-        "config": cfg.identity(),
-        "seed_drawn": cfg.seed_drawn,
-        "versions": dict(versions()),
-        "tables": dict(TABLES),
-        "parts": [],
-        "sessions": [],
-    }
+    return MATCH_CONFIG.games_manifest(cfg, TABLES)
 
 
 def run_match(cfg: MatchConfig, progress: ProgressFn | None = None) -> MatchRunResult:
@@ -176,15 +150,7 @@ def run_match(cfg: MatchConfig, progress: ProgressFn | None = None) -> MatchRunR
     current directory). MatchError (one line, the directory left resumable) when a player
     cannot play or a directory cannot be written; MatchInterrupted after Ctrl-C or SIGTERM."""
     t0 = time.perf_counter()
-    rundir = open_run_dir(
-        MATCH_RUN,
-        cfg.out,
-        cfg.seed,
-        resume=cfg.resume,
-        force=cfg.force,
-        new_manifest=functools.partial(_new_manifest, cfg),
-        check=functools.partial(MATCH_CONFIG.same_run, cfg),
-    )
+    rundir = MATCH_CONFIG.open_dir(cfg, _new_manifest)
     try:
         session = _Session(cfg, rundir, progress)
         session.play()
@@ -216,32 +182,21 @@ class _Session:
 
     def play(self) -> None:
         root = self.rundir.root
-        try:
-            with sigterm_as_interrupt():
+        with resumable_session(MATCH_RUN, root, self._stop, MatchInterrupted):
+            try:
                 for p in self.players:
                     p.open(self.cfg.ruleset)
                 for index in self.todo:
                     self._part(index)
-        except KeyboardInterrupt:
-            with no_interrupts():
-                self._stop()
-            raise MatchInterrupted(f"interrupted: {MATCH_RUN.resume_hint(root)}") from None
-        except PlayerFailed as exc:
-            self._stop()
-            raise MatchError(f"{exc}; the match stops: {MATCH_RUN.resume_hint(root)}") from None
-        except OSError as exc:
-            self._stop()
-            raise MatchError(f"cannot write {root}: {exc.strerror or exc}") from None
-        except BaseException:
-            self._stop()
-            raise
+            except PlayerFailed as exc:  # the session stops the match as this leaves it
+                raise MatchError(f"{exc}; the match stops: {MATCH_RUN.resume_hint(root)}") from None
         self._close_players()
 
     def _part(self, index: int) -> None:
         cfg = self.cfg
         played = part_copies(cfg, index)
         start = played[0].game
-        batch = empty_batch(start, len(played))
+        batch = GameBatch.empty(start, len(played))
         record = Record()
         t0 = time.perf_counter()
         for row, copy in enumerate(played):

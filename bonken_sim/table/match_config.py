@@ -32,9 +32,9 @@ from bonken_sim.runs.run_config import (
     SEED,
     ConfigKind,
     Option,
-    given_ruleset,
-    load_names,
+    chunk_size_option,
     ruleset_option,
+    seats_option,
 )
 from bonken_sim.table.players import DEFAULT_TIME_LIMIT, is_command, parse_player
 
@@ -210,13 +210,7 @@ MATCH_OPTIONS = (
         label="--games",
     ),
     SEED,
-    Option(
-        "players",
-        parse_players,
-        default=lambda values: ("basic",) * 4,
-        store=list,
-        load=load_names,
-    ),
+    seats_option("players", parse_players),
     Option("duplicate", parse_duplicate, default=lambda values: True, load=bool),
     Option(
         "contracts",
@@ -234,13 +228,7 @@ MATCH_OPTIONS = (
         default=lambda values: values["ruleset"].doubling and not values["contracts"],
         load=bool,
     ),
-    Option(
-        "chunk_size",
-        lambda value: parse_option_count(value, "chunk_size"),
-        default=lambda values: DEFAULT_CHUNK,
-        fit=lambda chunk, values: min(chunk, values["boards"]),
-        load=int,
-    ),
+    chunk_size_option(DEFAULT_CHUNK, "boards"),
     ruleset_option(record_standard=False),
     Option(
         "time_limit",
@@ -272,15 +260,7 @@ def make_match_config(
     "not given": ``players`` basic, ``duplicate`` on, whole games, the standard rules. With
     ``resume`` the options not given come from the match in ``out``, and a given one that
     differs from the run's is an error naming it (``time_limit`` may differ)."""
-    typed = dict(
-        boards=games,
-        seed=seed,
-        players=players,
-        duplicate=duplicate,
-        contracts=contracts,
-        chunk_size=chunk_size,
-        time_limit=time_limit,
-        ruleset=given_ruleset(ruleset, rules_file),
-    )
-    config: MatchConfig = MATCH_CONFIG.make(typed, threads=1, out=out, resume=resume, force=force)
+    arguments = dict(locals(), threads=1)
+    arguments["boards"] = arguments.pop("games")  # typed --games; a match records boards
+    config: MatchConfig = MATCH_CONFIG.make(arguments)
     return config

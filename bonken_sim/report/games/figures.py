@@ -75,17 +75,16 @@ def _unit_legend(
     bottom_legend(fig, handles, "")
 
 
+def _unit_figure(t: pd.DataFrame, title: str, wspace: float) -> Figure:
+    """A figure of one row per profile and seat of ``t`` (the game results and the effect
+    of doubling look alike): their names in the left margin, the legend below."""
+    return new_figure(0.42 * len(t) + 2.0, title, left=2.1, top=0.8, bottom=1.1, wspace=wspace)
+
+
 def game_results(t: pd.DataFrame, win_ci: str = "Wilson 95% CI", unit: str = "") -> Figure:
     """Win rate and mean total per row of ``t``; ``win_ci`` names the win rates' interval,
     ``unit`` (if given) what a profile's point is a mean over."""
-    fig = new_figure(
-        0.42 * len(t) + 2.0,
-        "Game results: win rate and mean settled total (95% CI)",
-        left=2.1,
-        top=0.8,
-        bottom=1.1,
-        wspace=0.08,
-    )
+    fig = _unit_figure(t, "Game results: win rate and mean settled total (95% CI)", 0.08)
     ax_win, ax_tot = fig.subplots(1, 2, sharey=True)
     _unit_rows(ax_win, t, "win_rate", "win_ci_low", "win_ci_high", 100, "{:.1f}%")
     ax_win.axvline(25, color="black", ls="--", lw=0.8)
@@ -194,14 +193,8 @@ def _per_contract(
 
 
 def doubling_effect(t: pd.DataFrame) -> Figure:
-    fig = new_figure(
-        0.42 * len(t) + 2.0,
-        "Effect of doubling: the same games with doubling on and off (95% CI)",
-        left=2.1,
-        top=0.8,
-        bottom=1.1,
-        wspace=0.1,
-    )
+    title = "Effect of doubling: the same games with doubling on and off (95% CI)"
+    fig = _unit_figure(t, title, 0.1)
     ax_rate, ax_dw, ax_dt = fig.subplots(1, 3, sharey=True, width_ratios=[1.2, 1, 1])
     t = t.sort_values("group", kind="stable", key=lambda g: g != "profile")
     y = np.arange(len(t))

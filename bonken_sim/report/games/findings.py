@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from bonken_sim.report.games import stats as G
-from bonken_sim.report.page.format import ci_words, fmt_ci, pct_ci
+from bonken_sim.report.page.format import ci_words, extremes, fmt_ci, pct_ci
 
 
 def win_rates_sentence(prof: pd.DataFrame) -> str:
@@ -97,12 +97,12 @@ def results_meaning(res: pd.DataFrame) -> str:
     prof = res[res["group"] == "profile"]
     if len(prof) < 2:
         seats = res[res["group"] == "seat"]
-        best, worst = seats.loc[seats["win_rate"].idxmax()], seats.loc[seats["win_rate"].idxmin()]
+        best, worst = extremes(seats, "win_rate")
         return (
             f"With one profile everywhere the seats differ only by chance: {best['name']} won "
             f"{100 * best['win_rate']:.1f}%, {worst['name']} {100 * worst['win_rate']:.1f}%."
         )
-    best, worst = prof.loc[prof["win_rate"].idxmax()], prof.loc[prof["win_rate"].idxmin()]
+    best, worst = extremes(prof, "win_rate")
     return (
         f"{best['name']} wins most often ({100 * best['win_rate']:.1f}% of games, "
         f"{fmt_ci(best['mean_total'], best['total_ci_low'], best['total_ci_high'], 1)} points "
@@ -123,7 +123,7 @@ def _widest(con: pd.DataFrame, value: str, template: str) -> str:
         return ""
     c = str(spread.idxmax())
     here = rows[rows["contract"] == c]
-    hi, lo = here.loc[here[col].idxmax()], here.loc[here[col].idxmin()]
+    hi, lo = extremes(here, col)
     return template.format(c=c, hi=hi["name"], lo=lo["name"], x=hi[col], y=lo[col])
 
 

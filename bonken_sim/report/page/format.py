@@ -29,6 +29,12 @@ def few_text(n: float) -> str:
     return f"n = {int(n)}, too few"
 
 
+def extremes(frame: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series]:
+    """The rows of ``frame`` with the highest and the lowest ``column``: the two ends a
+    finding's sentence names (the first of equal ones)."""
+    return frame.loc[frame[column].idxmax()], frame.loc[frame[column].idxmin()]
+
+
 def places(width: float, digits: int) -> int:
     """Decimals (at least ``digits``, at most MOST_DIGITS) that show ``width`` > 0 as a
     non-zero number; MOST_DIGITS + 1 when even those round it to zero."""

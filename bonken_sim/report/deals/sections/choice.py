@@ -10,7 +10,7 @@ import pandas as pd
 from bonken_sim.report.deals.stats.histograms import OWN_TROEVEN, RunStats
 from bonken_sim.report.deals.tables import choice as T
 from bonken_sim.report.deals.tables.kit import HCP_BUCKETS, LONGEST_BUCKETS
-from bonken_sim.report.page.format import ci_column, ci_words
+from bonken_sim.report.page.format import ci_column, ci_words, extremes
 from bonken_sim.report.page.render import FigureItem, Section
 from bonken_sim.report.page.section_types import BuiltSection, Drawings, Tables
 
@@ -347,7 +347,7 @@ def _picks_meaning(picks: pd.DataFrame) -> str:
     for rule in ("policy_quota", "policy", "hindsight_quota", "hindsight"):
         d = picks[(picks["rule"] == rule) & (picks["n"] >= MIN_N)]
         if len(d) >= 2:
-            hi, lo = d.loc[d["mean"].idxmax()], d.loc[d["mean"].idxmin()]
+            hi, lo = extremes(d, "mean")
             from bonken_sim.report.deals.figures.contracts import rule_words
 
             return (

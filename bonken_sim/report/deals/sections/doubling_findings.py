@@ -22,7 +22,7 @@ from bonken_sim.report.deals.stats.histograms import (
     REL_NAMES,
     RunStats,
 )
-from bonken_sim.report.page.format import MIN_N, fmt_ci, pct_ci
+from bonken_sim.report.page.format import MIN_N, extremes, fmt_ci, pct_ci
 from bonken_sim.stats import design_effect_ci, hist_moments, mean_ci_array
 
 #: the doubles a non-chooser may open with: the chooser may only double back (RULES §5.3)
@@ -154,7 +154,7 @@ def mean_meaning(t: pd.DataFrame) -> str:
         return f"No cell rests on {MIN_N} deals or more: the run is too small to tell."
     pays = int((ok["ci_low"] > 0).sum())
     loses = int((ok["ci_high"] < 0).sum())
-    best, worst = ok.loc[ok["mean"].idxmax()], ok.loc[ok["mean"].idxmin()]
+    best, worst = extremes(ok, "mean")
     return (
         f"Doubling on every deal, whatever the hand, pays in {pays} of {len(ok)} "
         f"pair–contract cells (interval above zero) and loses in {loses}: at best "
