@@ -20,7 +20,7 @@ from ._jit import jit
 from .cards import ALL52, U0, U1, lowest, npop, suit_of
 from .determinize import suit_exclusions
 from .domino import domino_lay, domino_opening
-from .expert import adaptive, expert_settings, share_runs
+from .expert import SeatSearch, adaptive, expert_settings, share_runs
 from .ids import (
     KIND_DOMINO,
     KIND_TROEVEN,
@@ -61,19 +61,21 @@ from .ruleset import (
 from .strategy_advanced import adv_domino_choice, stuck_cards
 from .strategy_basic import domino_choice
 from .trick import hearts_broken, lay_card, lead_ban, trick_legal, trick_points
+from .verdicts import (
+    BAD_PASS,
+    DEAL_OVER,
+    HAND_SIZE,
+    NO_DEAL,
+    NOT_A_CARD,
+    NOT_LEGAL,
+    NOT_TO_ACT,
+    OK,
+    SEEN,
+    WRONG_SEAT,
+)
 
-# Verdicts on a view (the engine turns them into messages), with the index of the play
+# The walk over a view returns a verdict (``verdicts``) with the index of the play
 # concerned (the number of plays where the verdict is about the position after them).
-OK = 0
-NOT_A_CARD = 1  # a pass in a trick contract, or a code that is no card
-SEEN = 2  # a card played twice, or played and still in the deciding seat's hand
-WRONG_SEAT = 3  # a play by a seat whose turn it was not
-NOT_LEGAL = 4  # a card the seat could not play there
-BAD_PASS = 5  # a Domino pass by a seat that could play
-DEAL_OVER = 6  # the plays end the deal: nothing to decide
-NOT_TO_ACT = 7  # after the plays another seat acts
-HAND_SIZE = 8  # the hand does not hold 13 less the cards the seat played
-NO_DEAL = 9  # no deal of the unseen cards fits what the seats showed (an expert's search)
 
 
 @jit
@@ -438,10 +440,10 @@ def decide_expert(row, hand, dealer, seat, plays, seats, code, random_seats, sta
         if plays[i] != PASS:
             sizes[seats[i]] -= 1
     hands[seat] = hand
-    hist = xw[2][0]  # the plays as an expert build's loop records them, for its inference
+    hist = xw.infer.hist  # the plays as an expert build's loop records them, for its inference
     for i in range(n):
         hist[i] = history_entry(plays[i], seats[i])
-    xs = (s_play, xw)
+    xs = SeatSearch(s_play, xw)
     scores = np.zeros(4, np.int64)
     if row[F_KIND] == KIND_DOMINO:
         out_order = np.empty(4, np.int64)
@@ -471,5 +473,5 @@ def decide_expert(row, hand, dealer, seat, plays, seats, code, random_seats, sta
     else:
         c = expert_negative(row, hands, code, seat, legal, tie, know, scores, tricks, stake, xs)
     if adaptive(code):
-        share_runs(row, legal, tie, hand, played, trick, xw[1][4])
+        share_runs(row, legal, tie, hand, played, trick, xw.roll.sums)
     return OK, n, legal, c, tie, k_samples

@@ -22,6 +22,8 @@ Settings ride in the seat's strategy code (``ids``): K, E, I and the model's noi
 the defaults).
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from ._jit import jit
@@ -70,6 +72,27 @@ DEVIATE_Z = 1.0
 PRUNE_Z = 2.0
 PRUNE_AFTER = 4
 
+# The arrays a decision works in (``expert_workspace``), by name: namedtuples, which numba
+# compiles as the plain tuples they are. The open-hand solver's (``solver``): its table,
+# context and stacks.
+SolverWork = namedtuple("SolverWork", "table ctx si su")
+# A rollout's: the sampled hands; the hands, scores and tricks (Domino: finishing order) the
+# rollout plays in; per card the sums of its score minus the advanced card's, of their
+# squares and the samples it was tried on (``add_diff``); every seat advanced, no random
+# draws, no trace; the exclusions per seat (``determinize.suit_exclusions``).
+RolloutWork = namedtuple(
+    "RolloutWork", "sample work scores tricks sums everyone_adv no_rnd no_trace excl"
+)
+# The inference's: the deal's plays so far (``infer.history_entry``); the candidate deals,
+# their log weights, how often each is kept; four hands of work space; the last decision's
+# effective number of samples, for a view's explanation; the public state at the other
+# seats' plays (``infer.trick_public``).
+InferWork = namedtuple("InferWork", "hist cands logw mult cur k_eff pub")
+ExpertWork = namedtuple("ExpertWork", "solver roll infer")
+# What an expert seat's decision reads beside the position: the deal's play stream (its
+# decisions' samples are drawn from streams keyed by it, ``decision_stream``) and the work.
+SeatSearch = namedtuple("SeatSearch", "stream work")
+
 
 @jit
 def expert_settings(code):
@@ -100,7 +123,7 @@ def adaptive(code):
 @jit(inline="always")
 def record_play(xs, n, c, seat):
     """An expert build's loop writes play ``n`` into the history the inference replays."""
-    xs[1][2][0][n] = history_entry(c, seat)
+    xs.work.infer.hist[n] = history_entry(c, seat)
 
 
 @jit(inline="always")
@@ -120,14 +143,7 @@ def decision_stream(s_play, n):
 
 @jit
 def expert_workspace():
-    """The arrays a decision works in, allocated once per batch: (sampled hands, hands in a
-    rollout, its scores, its tricks, per card the sums of its score minus the advanced
-    card's, of their squares and the samples it was tried on, every seat advanced, no random
-    draws, no trace, the exclusions per seat), the solver's (table, context, stack), and
-    the inference's (the deal's plays so far, ``infer.history_entry``; the candidate deals,
-    their log weights, how often each is kept; four hands of work space; the last
-    decision's effective number of samples, for a view's explanation; the public state at
-    the other seats' plays, ``infer.trick_public``)."""
+    """The arrays a decision works in, allocated once per batch (an ``ExpertWork``)."""
     # The solver's new_table and new_stack, which are plain Python. np.empty and a filled
     # slice, not np.zeros and np.full: numba compiles each of those per dtype and shape, and
     # this function is in every kernel's first compile (2.4-2.6 CPU-s before, 1.2-1.4 after).
@@ -143,9 +159,9 @@ def expert_workspace():
     diffs[:] = 0
     seats = np.empty(4, np.int64)
     seats[:] = STRAT_ADVANCED
-    return (
-        (table, ctx, si, su),
-        (
+    return ExpertWork(
+        SolverWork(table, ctx, si, su),
+        RolloutWork(
             np.empty(4, np.uint64),
             np.empty(4, np.uint64),
             np.empty(4, np.int64),
@@ -156,7 +172,7 @@ def expert_workspace():
             np.empty(0, np.int64),
             np.empty(4, np.uint64),
         ),
-        (
+        InferWork(
             np.empty(TRACE_LEN, np.int64),
             np.empty((MAX_CANDIDATES, 4), np.uint64),
             np.empty(MAX_CANDIDATES, np.float64),
@@ -230,7 +246,7 @@ def still_tried(ratio, done, live, diffs, eff):
 def decided(inf, k_eff, L, diffs, tie, eff):
     """The decision's card (``best_card``), its effective number of samples kept for a
     view's explanation."""
-    inf[5][0] = k_eff
+    inf.k_eff[0] = k_eff
     return best_card(L, diffs, tie, eff)
 
 
@@ -256,7 +272,7 @@ def add_diff(diffs, c, d, w):
 @jit(inline="always")
 def keep_candidate(inf, i, sample):
     """Candidate ``i`` of a decision with inference is the deal ``sample``."""
-    cands = inf[1]
+    cands = inf.cands
     for q in range(4):
         cands[i, q] = sample[q]
 
@@ -264,7 +280,7 @@ def keep_candidate(inf, i, sample):
 @jit(inline="always")
 def load_candidate(inf, i, sample):
     """``sample`` = candidate ``i`` of a decision with inference."""
-    cands = inf[1]
+    cands = inf.cands
     for q in range(4):
         sample[q] = cands[i, q]
 
@@ -277,7 +293,7 @@ def next_sample(r, n_cand, hands, me, excl, s, sample, inf):
     if n_cand == 0:
         return sample_hands(hands, me, excl, s, sample), 1
     load_candidate(inf, r, sample)
-    return s, inf[3][r]
+    return s, inf.mult[r]
 
 
 @jit
@@ -363,9 +379,9 @@ def make_search(card_value, log_weights):
         """The card seat ``me`` plays from legal cards ``L`` (``tie``: the advanced card;
         ``live``: the others worth rolling out) at trace place ``n``, sampling from stream
         state ``s``."""
-        sample, sums = xs[1][1][0], xs[1][1][4]
-        inf = xs[1][2]
-        logw, mult = inf[2], inf[3]
+        sample, sums = xs.work.roll.sample, xs.work.roll.sums
+        inf = xs.work.infer
+        logw, mult = inf.logw, inf.mult
         k_samples = expert_settings(code)[0]
         ratio, noise = expert_inference(code)
         clear_diffs(L, sums)
@@ -412,8 +428,10 @@ def make_trick_expert(rollout, inference):
         """Seat ``p``'s score at the end of the deal ``sample`` played on from ``state``, every
         seat advanced; if ``state`` stops before the end, the solver values the rest (on a
         solve out of budget, the rollout plays it instead)."""
-        tt, ctx, si, su = xs[1][0]
-        _sample, work, wscores, wtricks, _sums, everyone_adv, no_rnd, no_trace, _excl = xs[1][1]
+        tt, ctx, si, su = xs.work.solver
+        roll = xs.work.roll
+        work, wscores, wtricks = roll.work, roll.scores, roll.tricks
+        everyone_adv, no_rnd, no_trace = roll.everyone_adv, roll.no_rnd, roll.no_trace
         for q in range(4):
             work[q] = sample[q]
             wscores[q] = scores[q]
@@ -450,13 +468,14 @@ def make_trick_expert(rollout, inference):
         """``make_search``'s: the plays walked once (``public``), each candidate then asks
         the model."""
         stake = at[17]
-        sample = xs[1][1][0]
-        hist, _cands, logw, _mult, _cur, _keff, pub = xs[1][2]
-        rows = public(row, me, hist, n, pub)
+        sample = xs.work.roll.sample
+        inf = xs.work.infer
+        logw = inf.logw
+        rows = public(row, me, inf.hist, n, inf.pub)
         best = -np.inf
         for i in range(n_cand):
-            load_candidate(xs[1][2], i, sample)
-            logw[i] = log_likelihood(row, sample, pub, rows, stake, noise, best - CUTOFF)
+            load_candidate(inf, i, sample)
+            logw[i] = log_likelihood(row, sample, inf.pub, rows, stake, noise, best - CUTOFF)
             best = max(best, logw[i])
 
     search = make_search(card_value, log_weights)
@@ -467,7 +486,7 @@ def make_trick_expert(rollout, inference):
         at the position ``know`` of the trick loop."""
         (t, pos, leader, led, ledm, wcard, wseat, trick, played, voids, xvoids, clean, broken,
          n) = know  # fmt: skip
-        excl = xs[1][1][8]
+        excl = xs.work.roll.excl
         exact = expert_settings(code)[1]
         # Solve the ending exactly once E or fewer tricks remain after this one: play this
         # trick out, then the solver (open hands) values the rest.
@@ -481,7 +500,7 @@ def make_trick_expert(rollout, inference):
             live = distinct_cards(row, L, tie, hands[p], played, trick)
         else:
             live = L & ~(U1 << np.uint64(tie))
-        s = decision_stream(xs[0], n)
+        s = decision_stream(xs.stream, n)
         return search(row, hands, p, excl, L, tie, live, code, n, s, at, xs)
 
     return trick_expert
@@ -496,7 +515,9 @@ def make_domino_expert(rollout):
         """``make_search``'s: card ``c`` laid at the Domino position ``at``."""
         (turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n, scores,
          out_order) = at  # fmt: skip
-        _sample, work, wscores, worder, _sums, everyone_adv, no_rnd, no_trace, _excl = xs[1][1]
+        roll = xs.work.roll
+        work, wscores, worder = roll.work, roll.scores, roll.tricks  # Domino: finishing order
+        everyone_adv, no_rnd, no_trace = roll.everyone_adv, roll.no_rnd, roll.no_trace
         for q in range(4):
             work[q] = sample[q]
             wscores[q] = scores[q]
@@ -509,12 +530,14 @@ def make_domino_expert(rollout):
     @jit(inline="always")
     def log_weights(row, me, n, n_cand, noise, at, xs):
         """``make_search``'s: each candidate's Domino replay."""
-        sample = xs[1][1][0]
-        hist, _cands, logw, _mult, cur, _keff, _pub = xs[1][2]
+        sample = xs.work.roll.sample
+        inf = xs.work.infer
+        logw = inf.logw
         best = -np.inf
         for i in range(n_cand):
-            load_candidate(xs[1][2], i, sample)
-            logw[i] = domino_log_likelihood(row, sample, me, hist, n, noise, best - CUTOFF, cur)
+            load_candidate(inf, i, sample)
+            logw[i] = domino_log_likelihood(row, sample, me, inf.hist, n, noise, best - CUTOFF,
+                                            inf.cur)  # fmt: skip
             best = max(best, logw[i])
 
     search = make_search(card_value, log_weights)
@@ -525,7 +548,7 @@ def make_domino_expert(rollout):
         card) at the position ``know`` of the Domino loop. A seat that passed holds none of
         the cards playable then (``nh*``)."""
         turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n = know
-        excl = xs[1][1][8]
+        excl = xs.work.roll.excl
         excl[0] = nh0
         excl[1] = nh1
         excl[2] = nh2
@@ -533,7 +556,7 @@ def make_domino_expert(rollout):
         at = (turn, playable, aces, laid, laid_mask, n_out, nh0, nh1, nh2, nh3, n, scores,
               out_order)  # fmt: skip
         live = L & ~(U1 << np.uint64(tie))
-        s = decision_stream(xs[0], n)
+        s = decision_stream(xs.stream, n)
         return search(row, hands, turn, excl, L, tie, live, code, n, s, at, xs)
 
     return domino_expert

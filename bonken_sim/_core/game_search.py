@@ -2,7 +2,8 @@
 
 At its decision the seat deals the 39 cards it cannot see uniformly at random to the other
 three (its own 13 fixed: ``conditional.deal_conditional_into``), plays every sample out
-with four `advanced` players and averages. All options are played on the same samples.
+with four `advanced` players and averages. All options are played on the same samples. A
+sample's play in a trick contract stops once no card can change a score (``search_dealt``).
 
 - **Choice** (``search_choice``): every contract open to the chooser, on ``n`` samples; the
   searched mean replaces the fitted expected score in the fitted rule (``game.
@@ -31,9 +32,11 @@ import numpy as np
 from ._jit import jit
 from .conditional import deal_conditional_into, unknown_cards
 from .doubling_rule import doubles_by_rule
-from .ids import N_NEGATIVE, N_VARIANTS, STRAT_ADVANCED
-from .rng import deal_state, mix64
-from .ruleset import F_TOTAL
+from .expert import SeatSearch
+from .ids import KIND_DOMINO, KIND_TROEVEN, LAATSTE_SLAG, N_NEGATIVE, N_VARIANTS, STRAT_ADVANCED
+from .play_tricks import deal_start, roll_laatste, roll_negative, roll_troeven
+from .rng import deal_state, mix64, play_state
+from .ruleset import F_CONTRACT, F_KIND, F_TOTAL
 
 _CHOICE_SALT = np.uint64(0x5EA4C401CE)
 _DOUBLE_SALT = np.uint64(0x5EA4D0B1E)
@@ -125,6 +128,31 @@ def make_game_search(play_dealt, pick_contract, choose_fitted):
     """(``search_choice``, ``search_doubles``) over the play build ``play_dealt`` and the
     game kernel's fitted choice (passed in: ``game`` imports this module)."""
 
+    @jit(inline="always")
+    def search_dealt(table, v, dealt, ds, dealer, adv, scratch):
+        """``play_dealt`` for a search's sample, four advanced seats (``adv``), of which the
+        search reads only the scores: a trick contract is played by the rollouts' build of
+        the loop (``play_tricks.play_from``), which stops once no card can change a score.
+        The scores are ``play_dealt``'s (advanced seats draw nothing from the play stream)."""
+        row = table[v]
+        if row[F_KIND] == KIND_DOMINO:
+            play_dealt(table, v, dealt, ds, dealer, adv, scratch)
+            return
+        hands, rnd, scores, tricks, order, no_trace, stake, xw = scratch
+        for p in range(4):
+            hands[p] = dealt[p]
+            scores[p] = 0
+            tricks[p] = 0
+            order[p] = -1
+        args = (row, hands, adv, rnd, scores, tricks, no_trace, stake, deal_start(dealer),
+                SeatSearch(play_state(ds, v), xw))  # fmt: skip
+        if row[F_KIND] == KIND_TROEVEN:
+            roll_troeven(*args)
+        elif row[F_CONTRACT] == LAATSTE_SLAG:
+            roll_laatste(*args)
+        else:
+            roll_negative(*args)
+
     @jit(_nrt=False)
     def search_choice(table, ds, hand, dealer, options, models, search, sw, scratch, relv):
         """The contract the chooser holding ``hand`` picks by search (-1 if none is legal);
@@ -165,7 +193,7 @@ def make_game_search(play_dealt, pick_contract, choose_fitted):
             st = draw_sample(key, j, hand, chooser, sw)
             for u in range(N_VARIANTS):
                 if (legal >> u) & 1:
-                    play_dealt(table, u, sw[2], st, dealer, adv, scratch)
+                    search_dealt(table, u, sw[2], st, dealer, adv, scratch)
                     x = np.float64(scores[chooser])
                     acc[0, u] += x
                     acc[1, u] += x * x
@@ -224,7 +252,7 @@ def make_game_search(play_dealt, pick_contract, choose_fitted):
                         break
                     st = draw_sample(key, draw, hand, d, sw)
                     draw += 1
-            play_dealt(table, v, sw[2], st, dealer, adv, scratch)
+            search_dealt(table, v, sw[2], st, dealer, adv, scratch)
             for t in range(4):
                 if (may >> t) & 1:
                     x = np.float64(scores[d] - scores[t])

@@ -1,5 +1,5 @@
 """Batch entry points: one call plays many deals and writes into caller-allocated arrays
-(and, for the engine, the replay kernel and its verdicts)."""
+(and, for the engine, the replay kernel)."""
 
 import numpy as np
 
@@ -8,18 +8,12 @@ from .deal import deal_into
 from .expert import expert_workspace
 from .ids import PASS, TRACE_LEN
 from .playout import PLAY_DEALT, PLAY_STAKED, kernel_table, per_level, playout_scratch, tier_level
-from .replay import BAD_PASS, NOT_IN_HAND, NOT_LEGAL, OK, TOO_FEW, TOO_MANY, replay
+from .replay import replay
 from .rng import deal_state, play_state
 
-# The replay kernel and its verdicts are the engine's too (``engine.play.replay``).
+# The replay kernel is the engine's too (``engine.play.replay``; its verdicts: ``verdicts``).
 __all__ = [
-    "BAD_PASS",
-    "NOT_IN_HAND",
-    "NOT_LEGAL",
-    "OK",
     "PASS",
-    "TOO_FEW",
-    "TOO_MANY",
     "TRACE_LEN",
     "deal_hands",
     "replay",

@@ -66,7 +66,15 @@ from .strategy_basic import (
     troeven_lead,
     troeven_void,
 )
-from .trick import hearts_broken, lay_card, lead_ban, seats_after, trick_legal, trick_points
+from .trick import (
+    hearts_broken,
+    lay_card,
+    lead_ban,
+    points_left,
+    seats_after,
+    trick_legal,
+    trick_points,
+)
 
 # The choosers: a seat's card when it has a choice, one per strategy family, for the basic
 # builds (every seat basic or random) and the mixed ones (advanced seats among them). They
@@ -191,12 +199,18 @@ def _make_trick_loop(family, advanced, expert_choice=None):
     expert = expert_choice is not None
 
     @jit(inline="always")
-    def tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs):
+    def tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs, settle):
         """Play from ``state`` (a ``TrickState``) to the end of trick ``stop`` (13: the
         deal's end, the last trick's points included); ``hands``, ``scores`` and ``tricks``
         are the position's and are played on. Returns (trace entries written in all, the
-        leader of the next trick). ``xs``: the expert's (play stream, workspace), read only
-        by expert builds.
+        leader of the next trick). ``xs``: the expert's (``SeatSearch``), read only by
+        expert builds. With ``settle`` (a search's rollout, which reads only the scores) the
+        play stops as soon as no card can change a score any more (``points_left``): the
+        scores are final then, the hands, tricks and trace are not.
+
+        An expert seat plays the advanced card without a search where no card can change a
+        score: every card would score the same on every sample, and the search picks the
+        advanced card then (``expert.best_card``).
 
         ``rnd`` holds the play stream's draws; random seats consume them in order. Only
         scalars cross into the strategy helpers (array arguments would cost atomic reference
@@ -220,7 +234,12 @@ def _make_trick_loop(family, advanced, expert_choice=None):
         # An expert seat's knowledge beyond ``voids``: suits a seat showed it lacks by the
         # trump-play and heart-lead rules (same layout; expert builds only).
         xvoids = voids
+        fixed_pts = row[F_TRICK_PTS] != 0 or row[F_LAST_PTS] != 0
         for t in range(t0, stop):
+            # (at a trick's start only: a search that solves the ending, E > 0, goes on
+            # from the trick boundary where the rollout stops)
+            if settle and trick == U0 and not points_left(fixed_pts, pen, played, trick):
+                break
             ban = lead_ban(hmode, broken)
             for pos in range(pos0, 4):
                 p = (leader + pos) & 3
@@ -238,12 +257,13 @@ def _make_trick_loop(family, advanced, expert_choice=None):
                 else:
                     out = ALL52 & ~H & ~played
                     if expert and (sp & TIER_MASK) == STRAT_EXPERT:
-                        tie = choose(STRAT_ADVANCED, H, L, out, pos, p, leader, led, ledm, wcard,
-                                     wseat, trick, voids, clean, trump, rules, stake)  # fmt: skip
-                        know = (t, pos, leader, led, ledm, wcard, wseat, trick, played, voids,
-                                xvoids, clean, broken, n)  # fmt: skip
-                        c = expert_choice(row, hands, sp, p, L, tie, know, scores, tricks,
-                                          stake, xs)  # fmt: skip
+                        c = choose(STRAT_ADVANCED, H, L, out, pos, p, leader, led, ledm, wcard,
+                                   wseat, trick, voids, clean, trump, rules, stake)  # fmt: skip
+                        if points_left(fixed_pts, pen, played, trick):
+                            know = (t, pos, leader, led, ledm, wcard, wseat, trick, played,
+                                    voids, xvoids, clean, broken, n)  # fmt: skip
+                            c = expert_choice(row, hands, sp, p, L, c, know, scores, tricks,
+                                              stake, xs)  # fmt: skip
                     else:
                         c = choose(sp, H, L, out, pos, p, leader, led, ledm, wcard, wseat, trick,
                                    voids, clean, trump, rules, stake)  # fmt: skip
@@ -284,12 +304,15 @@ def _make_trick_loop(family, advanced, expert_choice=None):
             scores[p] = 0
             tricks[p] = 0
         state = deal_start(dealer)
-        return tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs)[0]
+        return tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs,
+                           False)[0]  # fmt: skip
 
     @jit(_nrt=False)
     def play_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs):
-        """``tricks_from`` as a function of its own (the search's rollouts call it)."""
-        return tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs)
+        """``tricks_from`` as a function of its own for the search's rollouts, which read
+        only the scores: it stops once no card can change one (``settle``)."""
+        return tricks_from(row, hands, strat, rnd, scores, tricks, trace, stake, state, xs,
+                           True)  # fmt: skip
 
     return play_tricks, play_from
 

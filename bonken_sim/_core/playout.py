@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from ._jit import cached, jit
-from .expert import expert_workspace
+from .expert import SeatSearch, expert_workspace
 from .ids import (
     KIND_DOMINO,
     KIND_TROEVEN,
@@ -94,7 +94,7 @@ def _make_play_staked(level):
             n_expert += (strat[p] & TIER_MASK) == STRAT_EXPERT
         if n_random > 0:
             fill_draws(s, rnd)
-        xs = (s, xw)
+        xs = SeatSearch(s, xw)
         if row[F_KIND] == KIND_DOMINO:
             for p in range(4):
                 tricks[p] = 0
@@ -202,7 +202,7 @@ LOOPS = (
 def _loop_signatures(level):
     """``LOOPS[level]`` with the argument types the dispatcher passes each loop."""
     hands, rnd, scores, tricks, order, trace, stake, xw = playout_scratch()
-    row, strat, xs = standard_table()[0], np.zeros(4, np.int64), (np.uint64(0), xw)
+    row, strat, xs = standard_table()[0], np.zeros(4, np.int64), SeatSearch(np.uint64(0), xw)
     domino = (row, hands, 0, strat, rnd, scores, order, trace, xs)  # no tricks, no stakes
     trick = (row, hands, 0, strat, rnd, scores, tricks, trace, stake, xs)
     return [

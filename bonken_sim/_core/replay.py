@@ -2,9 +2,9 @@
 each play and what each trick scored. The rules are ``trick.py``'s and ``domino.py``'s, the
 same the play loops use.
 
-Every kernel here returns (verdict, index, seat, legal): the verdict (OK or the first broken
-rule), the index of the offending entry, and the seat to act at that entry with its legal
-cards (for error messages; -1 and no cards once the deal is over).
+Every kernel here returns (verdict, index, seat, legal): the verdict (``verdicts``: OK or
+the first broken rule), the index of the offending entry, and the seat to act at that entry
+with its legal cards (for error messages; -1 and no cards once the deal is over).
 """
 
 import numpy as np
@@ -30,14 +30,7 @@ from .ruleset import (
     F_TRUMP_PLAY,
 )
 from .trick import hearts_broken, lay_card, lead_ban, trick_legal, trick_points
-
-# Replay verdicts (the Python side turns them into messages).
-OK = 0
-NOT_IN_HAND = 1
-NOT_LEGAL = 2
-BAD_PASS = 3
-TOO_MANY = 4
-TOO_FEW = 5
+from .verdicts import BAD_PASS, NOT_IN_HAND, NOT_LEGAL, OK, TOO_FEW, TOO_MANY
 
 # Columns of a trick's row in ``results``.
 R_LEADER, R_WINNER, R_POINTS = 0, 1, 2

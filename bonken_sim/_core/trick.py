@@ -99,6 +99,16 @@ def trick_points(trick, trick_pts, a_mask, a_pts, b_mask, b_pts):
 
 
 @jit(inline="always")
+def points_left(fixed_pts, pen, played, trick):
+    """Can the rest of the deal still change a score? Not once the contract scores no trick
+    as such (``fixed_pts``: its points per trick or for the last trick are nonzero) and
+    every card carrying points (``pen``) lies in a finished trick (``played``, less the
+    cards of the trick under way, ``trick``): then every card a seat may play leaves every
+    score as it is."""
+    return fixed_pts or (pen & ~(played & ~trick)) != U0
+
+
+@jit(inline="always")
 def hearts_broken(broken, trick):
     """Has a heart been played to a trick, this one or an earlier one?"""
     return broken | ((trick & HEARTS) != U0)

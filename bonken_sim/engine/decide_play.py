@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bonken_sim._core import decide as D
+from bonken_sim._core import verdicts as V
 from bonken_sim._core.expert import expert_workspace
 from bonken_sim._core.ids import PASS, STRAT_ADVANCED, STRAT_BASIC, STRAT_RANDOM, TIER_MASK
 from bonken_sim._core.playout import kernel_table
@@ -30,15 +31,15 @@ from bonken_sim.engine.views import (
 from bonken_sim.rules.names import card_str, mask_cards, parse_card
 
 _MESSAGES = {
-    D.NOT_A_CARD: "play {i} ({card}) is not a card of a trick contract",
-    D.SEEN: "play {i} ({card}) is a card already played or in the hand",
-    D.WRONG_SEAT: "play {i} ({card}) is not seat {seat}'s turn",
-    D.NOT_LEGAL: "play {i}: seat {seat} may not play {card} there",
-    D.BAD_PASS: "play {i}: seat {seat} passes but plays a card it could have played",
-    D.DEAL_OVER: "the plays end the deal at play {i}: nothing is left to decide",
-    D.NOT_TO_ACT: "after the plays it is not seat {me}'s turn",
-    D.HAND_SIZE: "seat {me} holds {size} cards, but 13 less the {n_own} it played is {want}",
-    D.NO_DEAL: "no deal of the unseen cards fits the suits and passes the plays show",
+    V.NOT_A_CARD: "play {i} ({card}) is not a card of a trick contract",
+    V.SEEN: "play {i} ({card}) is a card already played or in the hand",
+    V.WRONG_SEAT: "play {i} ({card}) is not seat {seat}'s turn",
+    V.NOT_LEGAL: "play {i}: seat {seat} may not play {card} there",
+    V.BAD_PASS: "play {i}: seat {seat} passes but plays a card it could have played",
+    V.DEAL_OVER: "the plays end the deal at play {i}: nothing is left to decide",
+    V.NOT_TO_ACT: "after the plays it is not seat {me}'s turn",
+    V.HAND_SIZE: "seat {me} holds {size} cards, but 13 less the {n_own} it played is {want}",
+    V.NO_DEAL: "no deal of the unseen cards fits the suits and passes the plays show",
 }
 
 # An expert's search works in arrays allocated once per thread (a web server may ask from
@@ -143,7 +144,7 @@ def legal_play(view: PlayView) -> tuple[str, ...]:
         kernel_table(rules.table[variant.id]), np.uint64(hand), dealer, me, codes, seats,
         STRAT_RANDOM, 0, _NO_STAKE, np.zeros(len(codes), np.uint64), np.zeros(4, np.uint64),
     )  # fmt: skip
-    if verdict != D.OK:
+    if verdict != V.OK:
         raise _refused(int(verdict), int(index), codes, seats, me, hand)
     if card == PASS:
         return ("pass",)
@@ -190,7 +191,7 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool,
             row, np.uint64(hand), dealer, me, codes, seats, tier, random_bits, stake, later,
             scratch,
         )  # fmt: skip
-    if verdict != D.OK:
+    if verdict != V.OK:
         raise _refused(int(verdict), int(index), codes, seats, me, hand)
     legal_cards = mask_cards(int(legal))
     if card == PASS:
@@ -206,7 +207,8 @@ def decide_play(view: PlayView, code: int, seed: int, explain: bool,
     weighed: tuple[Weighed, ...] = ()
     if expert and explain and int(k) > 0:
         xw = _workspace()
-        weighed = _expert_weighed(legal_cards, int(tie), int(k), xw[1][4], float(xw[2][5][0]))
+        k_eff = float(xw.infer.k_eff[0])
+        weighed = _expert_weighed(legal_cards, int(tie), int(k), xw.roll.sums, k_eff)
     return Decision(card_str(int(card)), tuple(card_str(c) for c in legal_cards), weighed=weighed)
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from bonken_sim._core import replay as K
+from bonken_sim._core import verdicts as V
 from bonken_sim._core.ids import N_NEGATIVE
 from bonken_sim._core.ids import PASS as PASS_CODE
 from bonken_sim.engine.decide import ChooseView, DoubleView, PlayView
@@ -310,7 +311,7 @@ class GameState:
         verdict, _, seat, mask = K.replay(self._row, self._dealt_array.copy(), self.dealer,
                                           self._codes[:n], scores, tricks, seats[:n],
                                           results)  # fmt: skip
-        if verdict not in (K.OK, K.TOO_FEW):
+        if verdict not in (V.OK, V.TOO_FEW):
             raise EngineDisagrees(f"game {self.game} deal {self.deal}: replay verdict {verdict}")
         if seat < 0 and any(self._held_now()):
             # Domino once three seats are out: the replay may stop there, the table plays on

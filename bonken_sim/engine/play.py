@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bonken_sim._core import kernels as K
+from bonken_sim._core import verdicts as V
 from bonken_sim._core.ids import PASS
 from bonken_sim._core.replay import N_RESULT_FIELDS, R_LEADER, R_POINTS, R_WINNER
 from bonken_sim._core.rng import seed_key
@@ -276,11 +277,11 @@ def play(
 
 
 _VERDICTS = {
-    K.NOT_IN_HAND: "does not hold",
-    K.NOT_LEGAL: "may not play",
-    K.BAD_PASS: "passed while able to play",
-    K.TOO_MANY: "plays continue after the deal is over",
-    K.TOO_FEW: "the plays stop before the deal is decided",
+    V.NOT_IN_HAND: "does not hold",
+    V.NOT_LEGAL: "may not play",
+    V.BAD_PASS: "passed while able to play",
+    V.TOO_MANY: "plays continue after the deal is over",
+    V.TOO_FEW: "the plays stop before the deal is decided",
 }
 
 
@@ -336,13 +337,13 @@ def replay(record: dict) -> list[int]:
     ):
         raise IllegalPlay("the hands do not partition the deck")
     walk = _walk(variant, dealer, masks, plays, rules)
-    if walk.verdict != K.OK:
+    if walk.verdict != V.OK:
         where = _describe_step(variant, walk.index, rules)
         what = _VERDICTS[walk.verdict]
-        if walk.verdict in (K.NOT_IN_HAND, K.NOT_LEGAL, K.BAD_PASS):
+        if walk.verdict in (V.NOT_IN_HAND, V.NOT_LEGAL, V.BAD_PASS):
             legal_txt = sorted(card_str(c) for c in mask_cards(walk.legal))
             card = raw_plays[walk.index]
-            if walk.verdict == K.BAD_PASS:
+            if walk.verdict == V.BAD_PASS:
                 raise IllegalPlay(f"{where}: seat {walk.seat} {what}; legal {legal_txt}")
             raise IllegalPlay(f"{where}: seat {walk.seat} {what} {card}; legal {legal_txt}")
         raise IllegalPlay(f"{where}: {what}")

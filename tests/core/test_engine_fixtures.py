@@ -18,6 +18,7 @@ import pytest
 import bonken_sim
 from bonken_sim import IllegalPlay
 from bonken_sim._core import kernels as K
+from bonken_sim._core import verdicts as V
 from bonken_sim._core.ruleset import standard_table
 from bonken_sim.engine.play import seats_of
 from bonken_sim.rules.names import make_variant
@@ -192,7 +193,7 @@ def test_engine_replay_gives_the_hand_worked_scores(fixture):
 @pytest.mark.parametrize("fixture", FIXTURES, ids=IDS)
 def test_engine_replay_kernel_counts_the_hand_worked_tricks(fixture):
     verdict, index, scores, tricks = engine_replay_detail(fixture)
-    assert (verdict, index) == (K.OK, len(fixture["plays"]))
+    assert (verdict, index) == (V.OK, len(fixture["plays"]))
     assert scores == fixture["scores"]
     assert tricks == fixture["expected_tricks"]
 
@@ -249,7 +250,7 @@ def test_one_play_changed_to_an_illegal_card_is_rejected(fixture):
     legal = {c for j, _s, _h, lg in steps(fixture) if j == i for c in lg}
     assert sorted(re.findall(r"'(\w+)'", msg.split("legal", 1)[1])) == sorted(legal)
     verdict, index, _s, _t = engine_replay_detail(rec)
-    assert (verdict, index) == (K.NOT_LEGAL, i)
+    assert (verdict, index) == (V.NOT_LEGAL, i)
 
 
 def test_heart_lead_ban_is_among_the_mutations():
