@@ -123,7 +123,8 @@ class Position:
     hands, settled scores) and ``turn`` (the seat to play and its legal cards)."""
 
     __slots__ = ("setup", "k", "cards", "dealt", "open", "had", "totals", "contract", "q",
-                 "doubled", "plays", "seats", "played", "past", "turn")  # fmt: skip
+                 "doubled", "plays", "seats", "played", "past", "turn", "options",
+                 "now")  # fmt: skip
 
     def __init__(self, setup: Setup):
         self.setup = setup
@@ -132,7 +133,9 @@ class Position:
         self.had = 0
         self.totals = [0, 0, 0, 0]
         self.past: list[tuple[Any, ...]] = []
+        self.options: list[int] | None = None  # ``legal()``, kept until the next action
         self._new_deal()
+        self.now = self._now()  # (``kind()``, ``seat()``), set after every action
 
     def _new_deal(self) -> None:
         self.cards: list[int] = []
@@ -153,6 +156,8 @@ class Position:
         new.cards, new.dealt, new.totals = self.cards[:], self.dealt[:], self.totals[:]
         new.plays, new.seats, new.played = self.plays[:], self.seats[:], self.played[:]
         new.past = self.past[:]  # its entries are tuples
+        new.options = self.options  # never changed in place, only replaced
+        new.now = self.now
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
@@ -175,6 +180,25 @@ class Position:
         return (self.dealer + 2) & 3
 
     def kind(self) -> str:
+        """What is asked now: ``KINDS`` (a deal's card, a choice, a doubling question, a
+        card play, or nothing once over)."""
+        return self.now[0]
+
+    def seat(self) -> int:
+        """The seat to act (-1 at a deal's card or once over)."""
+        return self.now[1]
+
+    def _now(self) -> tuple[str, int]:
+        kind = self._kind()
+        if kind == "choose":
+            return kind, self.chooser
+        if kind == "double":
+            return kind, self.question()[0]
+        if kind == "play":
+            return kind, self.turn[0]
+        return kind, -1
+
+    def _kind(self) -> str:
         if self.k >= self.setup.deals:
             return "over"
         if len(self.cards) < 52:
@@ -187,19 +211,8 @@ class Position:
 
     def question(self) -> tuple[int, int]:
         """(the seat asked, the seat it may double) of the pending doubling question."""
-        seat = pass_order(self.dealer)[self.q // 3]
+        seat = _PASS_ORDER[self.dealer][self.q // 3]
         return seat, (seat + 1 + self.q % 3) & 3
-
-    def seat(self) -> int:
-        """The seat to act (-1 at a deal's card or once over)."""
-        kind = self.kind()
-        if kind == "choose":
-            return self.chooser
-        if kind == "double":
-            return self.question()[0]
-        if kind == "play":
-            return self.turn[0]
-        return -1
 
     def hand(self, seat: int) -> int:
         """The cards ``seat`` holds now (a mask)."""
@@ -208,7 +221,13 @@ class Position:
     # -- legal actions -----------------------------------------------------------------------
     def legal(self) -> list[int]:
         """The legal action ids of the seat to act, ascending (the cards still to deal at a
-        deal's card; none once over)."""
+        deal's card; none once over). The list is kept until the next action: not to be
+        changed by the caller."""
+        if self.options is None:
+            self.options = self._legal()
+        return self.options
+
+    def _legal(self) -> list[int]:
         kind = self.kind()
         if kind == "play":
             mask = self.turn[1]
@@ -239,7 +258,12 @@ class Position:
     def apply(self, action: int) -> list[int] | None:
         """Apply ``action`` (legal: the caller checks); the settled scores of the deal it
         ends, else None."""
-        kind = self.kind()
+        final = self._apply(action, self.now[0])
+        self.options = None
+        self.now = self._now()
+        return final
+
+    def _apply(self, action: int, kind: str) -> list[int] | None:
         if kind == "deal":
             n = len(self.cards)
             self.cards.append(action)
@@ -321,6 +345,7 @@ class Position:
         return True
 
 
+_PASS_ORDER = [pass_order(d) for d in range(4)]
 #: the set bits of each 13-bit value, one table per suit (``_bits`` reads four, no loop)
 _SUIT_BITS = [[[13 * s + r for r in range(13) if m >> r & 1] for m in range(1 << 13)]
               for s in range(4)]  # fmt: skip

@@ -164,45 +164,43 @@ def _trick_start(pos: Position) -> int:
 
 
 def observation_tensor(pos: Position, me: int, out: np.ndarray, private: bool = True) -> None:
-    """The seat's present view as ``OBS_BLOCKS`` into ``out`` (float32, ``OBS_SIZE``)."""
-    out[:] = 0.0
-    rel = [(q - me) & 3 for q in range(4)]  # seat -> relative seat
-    kind = pos.kind()
-    out[_AT["phase"] + KINDS.index(kind)] = 1.0
-    seat = pos.seat()
+    """The seat's present view as ``OBS_BLOCKS`` into ``out`` (float32, ``OBS_SIZE``).
+
+    Every entry but two blocks is 0 or 1: the set ones are gathered as indices and written
+    in one assignment (numpy's per-element and per-block writes cost more than the rest)."""
+    rel = _REL[me]  # seat -> relative seat
+    kind, seat = pos.now
+    ones = [_PHASE + KINDS.index(kind)]
     if seat >= 0:
-        out[_AT["to_act"] + rel[seat]] = 1.0
-    if kind == "over":
-        _scalars(pos, rel, out)
-        return
-    out[_AT["dealer"] + rel[pos.dealer]] = 1.0
-    masks = np.zeros(9, np.uint64)
-    if private:
-        masks[0] = pos.hand(me)
-    for q in range(4):
-        masks[1 + rel[q]] = pos.played[q]
-    start = _trick_start(pos)
-    for c, q in zip(pos.plays[start:], pos.seats[start:], strict=True):
-        masks[5 + rel[q]] |= np.uint64(1 << c)
-    bits = np.unpackbits(masks.view(np.uint8), bitorder="little").reshape(9, 64)[:, :52]
-    out[_AT["hand"] : _AT["trick"] + 4 * 52] = bits.reshape(-1)
-    if pos.contract >= 0:
-        out[_AT["contract"] + pos.contract] = 1.0
-    doubled = pos.doubled
-    while doubled:
-        b = (doubled & -doubled).bit_length() - 1
-        doubled &= doubled - 1
-        out[_AT["doubles"] + 4 * rel[b >> 2] + rel[b & 3]] = 1.0
-    if kind == "double":
-        out[_AT["question"] + rel[pos.question()[1]]] = 1.0
-    _scalars(pos, rel, out)
+        ones.append(_TO_ACT + rel[seat])
+    if kind != "over":
+        ones.append(_DEALER + rel[pos.dealer])
+        if private:
+            ones += [_HAND + c for c in bits(pos.hand(me))]
+        for q in range(4):
+            base = _LAID + 52 * rel[q]
+            ones += [base + c for c in bits(pos.played[q])]
+        start = _trick_start(pos)
+        for c, q in zip(pos.plays[start:], pos.seats[start:], strict=True):
+            ones.append(_TRICK + 52 * rel[q] + c)
+        if pos.contract >= 0:
+            ones.append(_CONTRACT + pos.contract)
+        for b in bits(pos.doubled):
+            ones.append(_DOUBLES + 4 * rel[b >> 2] + rel[b & 3])
+        if kind == "double":
+            ones.append(_QUESTION + rel[pos.question()[1]])
+    ones += [_OPEN + v for v in bits(pos.open)]
+    ones += [_HAD + rel[q] for q in bits(pos.had)]
+    out.fill(0.0)
+    out[ones] = 1.0
+    out[_DEAL] = pos.k / 11.0
+    totals = pos.totals
+    out[_TOTALS : _TOTALS + 4] = [totals[(me + r) & 3] / 100.0 for r in range(4)]
 
 
-def _scalars(pos: Position, rel: list[int], out: np.ndarray) -> None:
-    for v in bits(pos.open):
-        out[_AT["open"] + v] = 1.0
-    for q in range(4):
-        if (pos.had >> q) & 1:
-            out[_AT["had_troeven"] + rel[q]] = 1.0
-        out[_AT["totals"] + rel[q]] = pos.totals[q] / 100.0
-    out[_AT["deal"]] = pos.k / 11.0
+_REL = [[(q - me) & 3 for q in range(4)] for me in range(4)]
+_PHASE, _TO_ACT, _DEALER, _HAND = _AT["phase"], _AT["to_act"], _AT["dealer"], _AT["hand"]
+_LAID = _AT["laid"]
+_TRICK, _CONTRACT, _DOUBLES = _AT["trick"], _AT["contract"], _AT["doubles"]
+_QUESTION, _OPEN, _HAD = _AT["question"], _AT["open"], _AT["had_troeven"]
+_DEAL, _TOTALS = _AT["deal"], _AT["totals"]

@@ -108,15 +108,13 @@ class BonkenState(pyspiel.State):
         self.deal_start = 0
 
     def current_player(self) -> int:
-        kind = self.pos.kind()
-        if kind == "deal":
-            return pyspiel.PlayerId.CHANCE
-        if kind == "over":
-            return pyspiel.PlayerId.TERMINAL
-        return self.pos.seat()
+        kind, seat = self.pos.now
+        if seat >= 0:
+            return seat
+        return pyspiel.PlayerId.CHANCE if kind == "deal" else pyspiel.PlayerId.TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.pos.legal() if player == self.pos.seat() else []
+        return self.pos.legal() if player == self.pos.now[1] else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self.pos.legal()
@@ -124,7 +122,7 @@ class BonkenState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         pos = self.pos
-        if pos.kind() != "deal":
+        if pos.now[0] != "deal":
             self.reward_base = pos.totals
         elif not pos.cards:
             self.deal_start = len(self.history())
@@ -136,7 +134,7 @@ class BonkenState(pyspiel.State):
         return action_name(action, self.pos.setup.names)
 
     def is_terminal(self) -> bool:
-        return self.pos.kind() == "over"
+        return self.pos.now[0] == "over"
 
     def returns(self) -> list[float]:
         return [float(t) for t in self.pos.totals]
