@@ -98,13 +98,19 @@ def unseen_exclusions(row: np.ndarray, dealt: Sequence[int], dealer: int,
 
 def resample_deal(row: np.ndarray, dealt: Sequence[int], dealer: int, plays: Sequence[int],
                   me: int, stream: int, fits: Callable[[list[int]], bool] | None = None,
-                  scratch: Scratch = _SCRATCH) -> list[int]:  # fmt: skip
+                  scratch: Scratch = _SCRATCH,
+                  seats: Sequence[int] | None = None) -> list[int]:  # fmt: skip
     """A deal as seat ``me`` may believe it was dealt after seeing ``plays``: its own hand,
     every play made by the same seat, the others' unplayed cards dealt anew (the core's
     sampler, from ``stream``), kept when the replay kernel finds every play legal again with
     the same seats and ``fits`` (the caller's further checks, e.g. the choice and doubles)
-    accepts it. After ``MAX_DRAWS`` draws that do not fit, the true deal."""
-    seats = seats_of(row, dealt, dealer, plays, scratch)
+    accepts it. After ``MAX_DRAWS`` draws that do not fit, ``dealt``.
+
+    ``dealt`` is the true deal, or, with the plays' ``seats`` given (a seat's view), any
+    deal with each seat's played cards and hand sizes: only its sizes and its union of the
+    unseen cards are read then, and a result equal to it may not fit the plays."""
+    if seats is None:
+        seats = seats_of(row, dealt, dealer, plays, scratch)
     played = [0, 0, 0, 0]
     for c, q in zip(plays, seats, strict=True):
         if c != PASS:
