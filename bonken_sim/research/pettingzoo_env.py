@@ -75,6 +75,8 @@ class BonkenEnv(AECEnv):
         self.seed_value = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
         self.game = -1
         self.pos = Position(self.setup)
+        self.moves = 0  # actions and resets so far: what an observation is kept for
+        self._seen: tuple[Any, ...] = (None,)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_spaces[agent]
@@ -92,6 +94,7 @@ class BonkenEnv(AECEnv):
         self.game = int(options.get("game", self.game + 1))
         first = (self.setup.first_dealer + self.game) & 3
         self.pos = Position(dataclasses.replace(self.setup, first_dealer=first))
+        self.moves += 1
         self.agents = list(AGENTS)
         self.rewards = {a: 0 for a in AGENTS}
         self._cumulative_rewards = {a: 0 for a in AGENTS}
@@ -109,13 +112,19 @@ class BonkenEnv(AECEnv):
             pos.apply(card)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
-        obs = np.empty(OBS_SIZE, np.float32)
-        observation_tensor(self.pos, seat, obs)
-        mask = np.zeros(N_ACTIONS, np.int8)
-        if self.pos.seat() == seat:
-            mask[self.pos.legal()] = 1
-        return {"observation": obs, "action_mask": mask}
+        # kept until the next action: the classic wrappers observe the agent to act before
+        # each step, and the agent's ``last()`` asks the same again (copies handed out)
+        key = (self.moves, agent, self.pos)
+        if self._seen[0] != key:
+            seat = AGENTS.index(agent)
+            obs = np.empty(OBS_SIZE, np.float32)
+            observation_tensor(self.pos, seat, obs)
+            mask = np.zeros(N_ACTIONS, np.int8)
+            if self.pos.seat() == seat:
+                mask[self.pos.legal()] = 1
+            self._seen = (key, obs, mask)
+        _, obs, mask = self._seen
+        return {"observation": obs.copy(), "action_mask": mask.copy()}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -130,6 +139,7 @@ class BonkenEnv(AECEnv):
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in AGENTS}
         final = pos.apply(action)
+        self.moves += 1
         if final is not None:
             self.rewards = {a: final[q] for q, a in enumerate(AGENTS)}
             if pos.kind() == "over":
