@@ -60,12 +60,14 @@ class Setup:
     names: tuple[str, ...] = field(init=False)
     table: np.ndarray = field(init=False, repr=False, compare=False)
     rows: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+    dominoes: tuple[bool, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", variant_names(self.ruleset))
         object.__setattr__(self, "table", rules_table(self.ruleset))
         # the read-only rows, as ``replay`` passes them (the warm-up compiles that build)
         object.__setattr__(self, "rows", tuple(self.ruleset.table[v] for v in range(N_VARIANTS)))
+        object.__setattr__(self, "dominoes", tuple(is_domino(row) for row in self.rows))
 
     @property
     def doubling(self) -> bool:
@@ -82,7 +84,7 @@ class Setup:
         cards, plus Domino's passes (once a whole game, every deal of a Domino game)."""
         per_deal = (self.variant is None) + QUESTIONS * self.doubling + 52
         variants = range(N_VARIANTS) if self.variant is None else [self.variant]
-        dominoes = any(is_domino(self.rows[v]) for v in variants)
+        dominoes = any(self.dominoes[v] for v in variants)
         if not dominoes:
             return self.deals * per_deal
         return self.deals * per_deal + DOMINO_PASSES * (

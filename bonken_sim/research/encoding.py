@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from bonken_sim.engine.deal_play import PASS, is_domino
+from bonken_sim.engine.deal_play import PASS
 from bonken_sim.research.core import (
     CHOOSE,
     DOUBLE,
@@ -158,28 +158,58 @@ def observation_string(pos: Position, me: int, private: bool = True) -> str:
 def _trick_start(pos: Position) -> int:
     """Where the current trick's plays start (Domino has no tricks: at the end)."""
     n = len(pos.plays)
-    if pos.contract >= 0 and is_domino(pos.setup.rows[pos.contract]):
+    if pos.contract >= 0 and pos.setup.dominoes[pos.contract]:
         return n
     return n - n % 4
 
 
-def observation_tensor(pos: Position, me: int, out: np.ndarray, private: bool = True) -> None:
+class CardRows:
+    """The cards each seat holds and has laid this deal as 0/1 rows (float32, 4 x 52 each),
+    kept up to date one card at a time by a caller that steps one position (the PettingZoo
+    environment): ``observation_tensor`` then copies rows instead of gathering bits."""
+
+    def __init__(self) -> None:
+        self.held = np.zeros((4, 52), np.float32)
+        self.laid = np.zeros((4, 52), np.float32)
+
+    def deal(self, dealt: list[int]) -> None:
+        """A new deal: the hands as dealt, nothing laid."""
+        self.laid.fill(0.0)
+        masks = np.array(dealt, np.uint64).view(np.uint8)
+        self.held[:] = np.unpackbits(masks, bitorder="little").reshape(4, 64)[:, :52]
+
+    def play(self, seat: int, code: int) -> None:
+        """``seat`` played ``code`` (a card, or a pass: nothing moves)."""
+        if code < 52:
+            self.held[seat, code] = 0.0
+            self.laid[seat, code] = 1.0
+
+
+def observation_tensor(pos: Position, me: int, out: np.ndarray, private: bool = True,
+                       rows: CardRows | None = None) -> None:  # fmt: skip
     """The seat's present view as ``OBS_BLOCKS`` into ``out`` (float32, ``OBS_SIZE``).
 
     Every entry but two blocks is 0 or 1: the set ones are gathered as indices and written
-    in one assignment (numpy's per-element and per-block writes cost more than the rest)."""
+    in one assignment (numpy's per-element and per-block writes cost more than the rest);
+    with ``rows`` (in step with ``pos``) the hand and the laid cards are copied from them."""
     rel = _REL[me]  # seat -> relative seat
     kind, seat = pos.now
     ones = [_PHASE + KINDS.index(kind)]
     if seat >= 0:
         ones.append(_TO_ACT + rel[seat])
+    out.fill(0.0)
     if kind != "over":
         ones.append(_DEALER + rel[pos.dealer])
-        if private:
-            ones += [_HAND + c for c in bits(pos.hand(me))]
-        for q in range(4):
-            base = _LAID + 52 * rel[q]
-            ones += [base + c for c in bits(pos.played[q])]
+        if rows is not None:
+            if private:
+                out[_HAND:_LAID] = rows.held[me]
+            out[_LAID:_TRICK] = rows.laid[_ABS[me]].reshape(-1)
+        else:
+            if private:
+                ones += [_HAND + c for c in bits(pos.hand(me))]
+            for q in range(4):
+                base = _LAID + 52 * rel[q]
+                ones += [base + c for c in bits(pos.played[q])]
         start = _trick_start(pos)
         for c, q in zip(pos.plays[start:], pos.seats[start:], strict=True):
             ones.append(_TRICK + 52 * rel[q] + c)
@@ -191,7 +221,6 @@ def observation_tensor(pos: Position, me: int, out: np.ndarray, private: bool = 
             ones.append(_QUESTION + rel[pos.question()[1]])
     ones += [_OPEN + v for v in bits(pos.open)]
     ones += [_HAD + rel[q] for q in bits(pos.had)]
-    out.fill(0.0)
     out[ones] = 1.0
     out[_DEAL] = pos.k / 11.0
     totals = pos.totals
@@ -199,6 +228,7 @@ def observation_tensor(pos: Position, me: int, out: np.ndarray, private: bool = 
 
 
 _REL = [[(q - me) & 3 for q in range(4)] for me in range(4)]
+_ABS = [[(me + r) & 3 for r in range(4)] for me in range(4)]  # relative seat -> seat
 _PHASE, _TO_ACT, _DEALER, _HAND = _AT["phase"], _AT["to_act"], _AT["dealer"], _AT["hand"]
 _LAID = _AT["laid"]
 _TRICK, _CONTRACT, _DOUBLES = _AT["trick"], _AT["contract"], _AT["doubles"]

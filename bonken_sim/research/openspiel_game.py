@@ -62,6 +62,10 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+#: (card, 1/n) for n cards left: a deal's 52 chance nodes build no pairs of their own
+_PAIRS = [[(c, 1.0 / n) for c in range(52)] if n else [] for n in range(53)]
+
+
 def setup_of(params: dict[str, Any]) -> Setup:
     """The game's settings from its parameters (one-line ``BadValue`` for a bad one)."""
     return make_setup(params["ruleset"], params["contract"] or None, params["deals"],
@@ -118,7 +122,8 @@ class BonkenState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self.pos.legal()
-        return [(c, 1.0 / len(left)) for c in left]
+        pairs = _PAIRS[len(left)]
+        return [pairs[c] for c in left]
 
     def _apply_action(self, action: int) -> None:
         pos = self.pos

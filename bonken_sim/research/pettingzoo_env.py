@@ -42,6 +42,7 @@ from bonken_sim.research.core import (
 )
 from bonken_sim.research.encoding import (
     OBS_SIZE,
+    CardRows,
     action_name,
     cards_text,
     observation_string,
@@ -76,6 +77,8 @@ class BonkenEnv(AECEnv):
         self.game = -1
         self.pos = Position(self.setup)
         self.moves = 0  # actions and resets so far: what an observation is kept for
+        self.rows = CardRows()  # the position's cards as rows, for the observations
+        self._rows_for: Position | None = None
         self._seen: tuple[Any, ...] = (None,)
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -94,6 +97,7 @@ class BonkenEnv(AECEnv):
         self.game = int(options.get("game", self.game + 1))
         first = (self.setup.first_dealer + self.game) & 3
         self.pos = Position(dataclasses.replace(self.setup, first_dealer=first))
+        self._rows_for = self.pos
         self.moves += 1
         self.agents = list(AGENTS)
         self.rewards = {a: 0 for a in AGENTS}
@@ -110,6 +114,7 @@ class BonkenEnv(AECEnv):
         hands = deal_hands(self.seed_value, DEALS_PER_GAME * self.game + pos.k)
         for card in slots_of(pos.dealer, hands):
             pos.apply(card)
+        self.rows.deal(pos.dealt)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # kept until the next action: the classic wrappers observe the agent to act before
@@ -118,7 +123,8 @@ class BonkenEnv(AECEnv):
         if self._seen[0] != key:
             seat = AGENTS.index(agent)
             obs = np.empty(OBS_SIZE, np.float32)
-            observation_tensor(self.pos, seat, obs)
+            rows = self.rows if self.pos is self._rows_for else None
+            observation_tensor(self.pos, seat, obs, rows=rows)
             mask = np.zeros(N_ACTIONS, np.int8)
             if self.pos.seat() == seat:
                 mask[self.pos.legal()] = 1
@@ -138,6 +144,8 @@ class BonkenEnv(AECEnv):
             raise ValueError(f"{agent}: action {action} is not legal here (legal: {legal})")
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in AGENTS}
+        if pos.now[0] == "play":
+            self.rows.play(pos.now[1], action)
         final = pos.apply(action)
         self.moves += 1
         if final is not None:

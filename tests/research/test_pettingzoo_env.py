@@ -114,3 +114,25 @@ def test_without_pettingzoo_the_import_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
     with pytest.raises(ImportError, match=r"pip install 'bonken-sim\[pettingzoo\]'"):
         importlib.import_module("bonken_sim.pettingzoo")
+
+
+@pytest.mark.parametrize("kwargs", [{"deals": 3}, {"contract": "domino", "deals": 2}])
+def test_the_environments_card_rows_give_the_tensor_of_the_position(kwargs):
+    # the environment copies its card rows, kept one card at a time, into the observations;
+    # OpenSpiel's observer gathers the same blocks from the position's masks
+    import random
+
+    from bonken_sim.research.encoding import observation_tensor
+
+    env = bp.raw_env(**kwargs)
+    env.reset(seed=4)
+    rng = random.Random(1)
+    steps = 0
+    while env.pos.now[0] != "over":
+        for q in range(4):
+            expected = np.empty(OBS_SIZE, np.float32)
+            observation_tensor(env.pos, q, expected)
+            assert np.array_equal(env.observe(f"player_{q}")["observation"], expected)
+        env.step(rng.choice(env.pos.legal()))
+        steps += 1
+    assert steps > 100
