@@ -234,3 +234,85 @@ _LAID = _AT["laid"]
 _TRICK, _CONTRACT, _DOUBLES = _AT["trick"], _AT["contract"], _AT["doubles"]
 _QUESTION, _OPEN, _HAD = _AT["question"], _AT["open"], _AT["had_troeven"]
 _DEAL, _TOTALS = _AT["deal"], _AT["totals"]
+
+
+#: (name, size) of one deal's block of the information-state tensor, in order
+DEAL_BLOCKS = (
+    ("begun", 1),  # 1 once the deal's first card is dealt
+    ("dealer", 4),  # relative
+    ("dealt", 52),  # the observer's cards as dealt (so far, while dealing)
+    ("contract", N_VARIANTS),
+    ("asked", QUESTIONS),  # the doubling questions answered, in pass order
+    ("doubled", QUESTIONS),  # which of them were answered "double"
+    ("played_by", 4 * 52),  # the seat (relative) that laid each card
+    ("when", 52),  # each card's place in the deal's plays, passes counted: (i + 1) / 208
+    ("settled", 4),  # the deal's settled scores / 100, by relative seat, once over
+)
+DEAL_SIZE = sum(size for _, size in DEAL_BLOCKS)
+#: the blocks before the deals: the pending decision and the totals
+INFO_HEAD = (("phase", len(KINDS)), ("to_act", 4), ("question", 4), ("totals", 4))
+INFO_HEAD_SIZE = sum(size for _, size in INFO_HEAD)
+_D = {}
+_j = 0
+for _name, _size in DEAL_BLOCKS:
+    _D[_name] = _j
+    _j += _size
+
+
+def information_state_size(deals: int) -> int:
+    """The information-state tensor's length for a game of ``deals`` deals."""
+    return INFO_HEAD_SIZE + DEAL_SIZE * deals
+
+
+def information_state_tensor(pos: Position, me: int, out: np.ndarray,
+                             private: bool = True) -> None:  # fmt: skip
+    """The seat's perfect-recall information state as a tensor (float32,
+    ``information_state_size(deals)``): the pending decision and the totals, then one
+    ``DEAL_BLOCKS`` block per deal of the game. Every public action is in it, losslessly:
+    the choice, every doubling answer, and every card with its seat and its place among the
+    deal's plays (a place no card holds is a Domino pass, whose seat the turn order gives)."""
+    rel = _REL[me]
+    out.fill(0.0)
+    kind, seat = pos.now
+    out[KINDS.index(kind)] = 1.0
+    if seat >= 0:
+        out[5 + rel[seat]] = 1.0
+    if kind == "double":
+        out[9 + rel[pos.question()[1]]] = 1.0
+    out[13:17] = [pos.totals[(me + r) & 3] / 100.0 for r in range(4)]
+    doubling = pos.setup.doubling
+    for k, entry in enumerate(pos.past):
+        dealer, v, doubled, plays, seats, dealt, final = entry
+        block = out[INFO_HEAD_SIZE + DEAL_SIZE * k : INFO_HEAD_SIZE + DEAL_SIZE * (k + 1)]
+        _deal_block(block, rel, dealer, dealt[me] if private else 0, v, doubled,
+                    QUESTIONS if doubling else 0, plays, seats, final)  # fmt: skip
+    if kind != "over" and pos.cards:
+        k = pos.k
+        block = out[INFO_HEAD_SIZE + DEAL_SIZE * k : INFO_HEAD_SIZE + DEAL_SIZE * (k + 1)]
+        asked = pos.q if doubling and pos.contract >= 0 and len(pos.cards) == 52 else 0
+        _deal_block(block, rel, pos.dealer, pos.dealt[me] if private else 0, pos.contract,
+                    pos.doubled, asked, pos.plays, pos.seats, None)  # fmt: skip
+
+
+def _deal_block(block: np.ndarray, rel: list[int], dealer: int, dealt: int, v: int,
+                doubled: int, asked: int, plays: Any, seats: Any,
+                final: Any) -> None:  # fmt: skip
+    block[_D["begun"]] = 1.0
+    block[_D["dealer"] + rel[dealer]] = 1.0
+    block[[_D["dealt"] + c for c in bits(dealt)]] = 1.0
+    if v < 0:
+        return
+    block[_D["contract"] + v] = 1.0
+    order = pass_order(dealer)
+    for j in range(asked):
+        asker = order[j // 3]
+        block[_D["asked"] + j] = 1.0
+        if (doubled >> (4 * asker + ((asker + 1 + j % 3) & 3))) & 1:
+            block[_D["doubled"] + j] = 1.0
+    for i, (c, q) in enumerate(zip(plays, seats, strict=True)):
+        if c != PASS:
+            block[_D["played_by"] + 52 * rel[q] + c] = 1.0
+            block[_D["when"] + c] = (i + 1) / 208.0
+    if final is not None:
+        me = rel.index(0)
+        block[_D["settled"] : _D["settled"] + 4] = [final[(me + r) & 3] / 100.0 for r in range(4)]

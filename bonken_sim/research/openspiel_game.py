@@ -32,11 +32,15 @@ except ImportError:  # one line naming the extra, not pyspiel's traceback
 
 from bonken_sim.research.core import N_ACTIONS, Position, Setup, make_setup, slots_of
 from bonken_sim.research.encoding import (
+    DEAL_SIZE,
+    INFO_HEAD,
     OBS_BLOCKS,
     OBS_SIZE,
     action_name,
     cards_text,
     information_state,
+    information_state_size,
+    information_state_tensor,
     observation_string,
     observation_tensor,
 )
@@ -55,7 +59,7 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=4,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=PARAMETERS,
@@ -98,7 +102,7 @@ class BonkenGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BonkenObserver:
         return BonkenObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-                              params)  # fmt: skip
+                              params, self.setup.deals)  # fmt: skip
 
 
 class BonkenState(pyspiel.State):
@@ -182,28 +186,39 @@ class BonkenState(pyspiel.State):
 
 class BonkenObserver:
     """OpenSpiel's observer of ``python_bonken`` (``open_spiel.python.observation``): the
-    observation tensor (``encoding.OBS_BLOCKS``, named in ``dict``) and the strings;
-    perfect recall gives the information-state string (no tensor). Public-only observers
-    (``PrivateInfoType.NONE``) leave out the seat's own cards."""
+    observation tensor (``encoding.OBS_BLOCKS``, named in ``dict``) and string; with perfect
+    recall the information-state tensor (``encoding.INFO_HEAD``, then a block per deal,
+    ``deal_0`` ...) and string. Public-only observers (``PrivateInfoType.NONE``) leave out
+    the seat's own cards."""
 
-    def __init__(self, iig_obs_type: Any, params: Any):
+    def __init__(self, iig_obs_type: Any, params: Any, deals: int):
         if params:
             raise ValueError(f"python_bonken's observer takes no parameters, got {params}")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("python_bonken observes one seat or the public (no ALL_PLAYERS)")
         self.perfect_recall = iig_obs_type.perfect_recall
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        size = 0 if self.perfect_recall else OBS_SIZE
-        self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {}
-        if not self.perfect_recall:
+        if self.perfect_recall:
+            self.tensor = np.zeros(information_state_size(deals), np.float32)
+            at = 0
+            for name, n in INFO_HEAD:
+                self.dict[name] = self.tensor[at : at + n]
+                at += n
+            for k in range(deals):
+                self.dict[f"deal_{k}"] = self.tensor[at : at + DEAL_SIZE]
+                at += DEAL_SIZE
+        else:
+            self.tensor = np.zeros(OBS_SIZE, np.float32)
             at = 0
             for name, n in OBS_BLOCKS:
                 self.dict[name] = self.tensor[at : at + n]
                 at += n
 
     def set_from(self, state: BonkenState, player: int) -> None:
-        if not self.perfect_recall:
+        if self.perfect_recall:
+            information_state_tensor(state.pos, player, self.tensor, self.private)
+        else:
             observation_tensor(state.pos, player, self.tensor, self.private)
 
     def string_from(self, state: BonkenState, player: int) -> str:

@@ -22,7 +22,8 @@ def views(state: pyspiel.State, seat: int) -> tuple:
     env.pos = state.pos
     obs = env.observe(f"player_{seat}")
     mask = state.legal_actions_mask(seat) if state.current_player() == seat else None
-    return (state.information_state_string(seat), state.observation_string(seat),
+    return (state.information_state_string(seat), tuple(state.information_state_tensor(seat)),
+            state.observation_string(seat),
             tuple(state.observation_tensor(seat)), mask,
             obs["observation"].tobytes(), obs["action_mask"].tobytes())  # fmt: skip
 
@@ -101,5 +102,6 @@ def test_a_seats_own_cards_do_change_its_views():
     dealt[(seat + 1) & 3] ^= (1 << x) | (1 << y)
     other = replayed(game, state, slots_of(pos.dealer, dealt))
     mine, theirs = views(state, seat), views(other, seat)
-    assert mine[0] != theirs[0] and mine[2] != theirs[2] and mine[4] != theirs[4]
-    assert np.any(np.array(mine[3]) != np.array(theirs[3]))
+    assert mine[0] != theirs[0] and mine[1] != theirs[1]  # information state
+    assert mine[3] != theirs[3] and mine[5] != theirs[5]  # observation tensors
+    assert np.any(np.array(mine[4]) != np.array(theirs[4]))  # the mask

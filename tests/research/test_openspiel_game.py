@@ -102,6 +102,7 @@ def test_resampling_keeps_what_the_seat_knows(params, depths):
             for p in range(4):
                 other = state.resample_from_infostate(p, sampler)
                 assert other.information_state_string(p) == state.information_state_string(p)
+                assert other.information_state_tensor(p) == state.information_state_tensor(p)
                 assert other.observation_string(p) == state.observation_string(p)
                 assert other.observation_tensor(p) == state.observation_tensor(p)
                 assert other.current_player() == state.current_player()
@@ -150,3 +151,25 @@ def test_without_openspiel_the_import_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(ImportError, match=r"pip install 'bonken-sim\[openspiel\]'"):
         importlib.import_module("bonken_sim.openspiel")
+
+
+def test_the_information_state_tensor_holds_every_play_in_order():
+    # the plays of each deal read back from the tensor: cards by their place, the places no
+    # card holds Domino's passes; the choice and the doubling answers too
+    from bonken_sim.research.encoding import _D, DEAL_SIZE, INFO_HEAD_SIZE
+
+    game = pyspiel.load_game("python_bonken", {"deals": 11, "first_dealer": 2})
+    state = game.new_initial_state()
+    rng = random.Random(8)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(4):
+        tensor = np.array(state.information_state_tensor(seat))
+        for k, (_, v, doubled, plays, *_) in enumerate(state.pos.past):
+            block = tensor[INFO_HEAD_SIZE + DEAL_SIZE * k : INFO_HEAD_SIZE + DEAL_SIZE * (k + 1)]
+            when = block[_D["when"] : _D["when"] + 52]
+            places = {round(w * 208) - 1: c for c, w in enumerate(when) if w > 0}
+            assert [places.get(i, 52) for i in range(len(plays))] == list(plays)
+            assert np.flatnonzero(block[_D["contract"] : _D["contract"] + 12]).tolist() == [v]
+            assert block[_D["dealt"] : _D["dealt"] + 52].sum() == 13
+            assert block[_D["doubled"] : _D["doubled"] + 12].sum() == bin(doubled).count("1")
