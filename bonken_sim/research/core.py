@@ -50,13 +50,16 @@ KINDS = ("deal", "choose", "double", "play", "over")
 @dataclass(frozen=True)
 class Setup:
     """A game's settings: the ruleset (a preset or a ``Ruleset``), ``contract`` (a variant
-    name: every deal is that contract, no choice and no doubling; None: the whole game),
-    ``deals`` (1-11; 0: 11 for a whole game, 1 for one contract) and ``first_dealer``."""
+    name: every deal is that contract, no choice and no doubling pass; None: the whole
+    game), ``deals`` (1-11; 0: 11 for a whole game, 1 for one contract), ``first_dealer``
+    and, for one contract, ``doubles`` in force in every deal (bit 4·doubler + target, as
+    the game tables write them; settled as any doubles)."""
 
     ruleset: Ruleset
     variant: int | None = None
     deals: int = 11
     first_dealer: int = 0
+    doubles: int = 0
     names: tuple[str, ...] = field(init=False)
     table: np.ndarray = field(init=False, repr=False, compare=False)
     rows: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
@@ -77,7 +80,7 @@ class Setup:
         """The largest settled score of one seat in one deal, in absolute value: a raw score
         within B, against each of three others a gap within B doubled at most twice."""
         b = score_bound(self.ruleset.table)
-        return 7 * b if self.doubling else b
+        return 7 * b if self.doubling or self.doubles else b
 
     def max_decisions(self) -> int:
         """The most decisions a game can ask: per deal the choice, twelve questions and 52
@@ -93,7 +96,7 @@ class Setup:
 
 
 def make_setup(ruleset: str | Ruleset = "standard", contract: str | None = None,
-               deals: int = 0, first_dealer: int = 0) -> Setup:  # fmt: skip
+               deals: int = 0, first_dealer: int = 0, doubles: int = 0) -> Setup:  # fmt: skip
     """A ``Setup`` from user values, each checked with a one-line error (``BadValue``)."""
     if isinstance(ruleset, str) and ruleset not in PRESETS:
         raise BadValue(f"unknown ruleset {ruleset!r} (expected one of: {', '.join(PRESETS)})")
@@ -110,8 +113,15 @@ def make_setup(ruleset: str | Ruleset = "standard", contract: str | None = None,
         )
     if first_dealer not in (0, 1, 2, 3):
         raise BadValue(f"first_dealer must be a seat 0-3, got {first_dealer}")
+    if doubles and variant is None:
+        raise BadValue("doubles are given only with one contract (a whole game doubles itself)")
+    if not 0 <= doubles < 1 << 16 or doubles & _SELF:
+        raise BadValue(f"doubles: bits 4·doubler + target of two different seats, got {doubles}")
     deals = deals or (DEALS_PER_GAME if variant is None else 1)
-    return Setup(rules, variant, deals, first_dealer)
+    return Setup(rules, variant, deals, first_dealer, doubles)
+
+
+_SELF = sum(1 << (5 * q) for q in range(4))  # a seat doubling itself
 
 
 class Position:
@@ -144,7 +154,7 @@ class Position:
         self.dealt = [0, 0, 0, 0]
         self.contract = -1 if self.setup.variant is None else self.setup.variant
         self.q = 0 if self.setup.doubling else QUESTIONS
-        self.doubled = 0
+        self.doubled = self.setup.doubles
         self.plays: list[int] = []
         self.seats: list[int] = []
         self.played = [0, 0, 0, 0]

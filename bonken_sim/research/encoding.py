@@ -93,6 +93,8 @@ def _past_line(k: int, entry: tuple[Any, ...], me: int, private: bool,
 
 def _answers(dealer: int, doubled: int, asked: int) -> str:
     """The doubling questions answered so far: ``3>1x`` seat 3 doubled seat 1, ``3>2-`` not."""
+    if not asked and doubled:  # one contract under given doubles
+        return " ".join(f"{b >> 2}>{b & 3}x" for b in bits(doubled))
     order = pass_order(dealer)
     out = []
     for j in range(asked):

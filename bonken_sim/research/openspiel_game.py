@@ -5,7 +5,8 @@
 Parameters: ``ruleset`` (a preset name, default ``standard``), ``contract`` (a variant name
 for one contract, every deal played in it without choice or doubling; empty: the whole
 game), ``deals`` (1-11; 0, the default: 11 for a whole game, 1 for one contract) and
-``first_dealer`` (0-3).
+``first_dealer`` (0-3); with one contract, ``doubles`` in force in every deal (bits
+``4·doubler + target``; default none), settled as any doubles.
 
 The deal is explicit chance, one card a node: 52 nodes a deal, each outcome a card still
 in the deck with probability 1/(cards left), card ``n`` to seat ``(D + 1 + n) mod 4``, so
@@ -46,7 +47,8 @@ from bonken_sim.research.encoding import (
 )
 
 SHORT_NAME = "python_bonken"
-PARAMETERS = {"ruleset": "standard", "contract": "", "deals": 0, "first_dealer": 0}
+PARAMETERS = {"ruleset": "standard", "contract": "", "deals": 0, "first_dealer": 0,
+              "doubles": 0}  # fmt: skip
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -73,7 +75,7 @@ _PAIRS = [[(c, 1.0 / n) for c in range(52)] if n else [] for n in range(53)]
 def setup_of(params: dict[str, Any]) -> Setup:
     """The game's settings from its parameters (one-line ``BadValue`` for a bad one)."""
     return make_setup(params["ruleset"], params["contract"] or None, params["deals"],
-                      params["first_dealer"])  # fmt: skip
+                      params["first_dealer"], params["doubles"])  # fmt: skip
 
 
 class BonkenGame(pyspiel.Game):

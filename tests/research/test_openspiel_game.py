@@ -173,3 +173,27 @@ def test_the_information_state_tensor_holds_every_play_in_order():
             assert np.flatnonzero(block[_D["contract"] : _D["contract"] + 12]).tolist() == [v]
             assert block[_D["dealt"] : _D["dealt"] + 52].sum() == 13
             assert block[_D["doubled"] : _D["doubled"] + 12].sum() == bin(doubled).count("1")
+
+
+def test_one_contract_under_given_doubles_settles_as_the_doubling_rules_say():
+    from bonken_sim.rules.doubling import multiplicity, settle
+
+    doubles = (1 << (4 * 0 + 1)) | (1 << (4 * 1 + 0)) | (1 << (4 * 3 + 2))  # 0<->1 twice, 3>2
+    doubled = pyspiel.load_game("python_bonken", {"contract": "vrouwen", "doubles": doubles})
+    plain = pyspiel.load_game("python_bonken", {"contract": "vrouwen"})
+    pyspiel.random_sim_test(doubled, num_sims=2, serialize=True, verbose=False)
+    m = np.zeros((1, 4, 4), np.int64)
+    for b in range(16):
+        m[0, b >> 2, b & 3] = (doubles >> b) & 1
+    for seed in range(5):
+        end = _play_to(doubled, random.Random(seed), 10**6)
+        raw = plain.new_initial_state()
+        for action in end.history():
+            raw.apply_action(action)
+        expected = settle(np.array([raw.returns()]), multiplicity(m))[0]
+        assert end.returns() == [float(x) for x in expected]
+    assert "doubles 0>1x 1>0x 3>2x;" in end.information_state_string(0)
+    with pytest.raises(Exception, match="only with one contract"):
+        pyspiel.load_game("python_bonken", {"doubles": 2})
+    with pytest.raises(Exception, match="two different seats"):
+        pyspiel.load_game("python_bonken", {"contract": "bukken", "doubles": 1})
