@@ -3,12 +3,12 @@
 with OpenSpiel's Python IS-MCTS on ``python_bonken`` (``bonken_sim.openspiel``).
 
 Each play request becomes an OpenSpiel state whose information state, for the seat asked,
-is the view's: a one-contract game of the view's contract and dealer, dealt the seat's
-hand (now plus the cards it played) and hidden hands that fit every public play (the
-engine's sampler, each draw checked by the replay kernel), the view's plays replayed into
-it. IS-MCTS then searches from it, re-dealing the hidden hands at every simulation
-(``resample_from_infostate``), with random rollouts to the end of the deal. It weighs the
-raw score of the deal (a stake from doubles is not in a one-contract game's returns).
+is the view's: a one-contract game of the view's contract, dealer and stake (the doubles
+in force, settled as the table settles them), dealt the seat's hand (now plus the cards it
+played) and hidden hands that fit every public play (the engine's sampler, each draw
+checked by the replay kernel), the view's plays replayed into it. IS-MCTS then searches
+from it, re-dealing the hidden hands at every simulation (``resample_from_infostate``),
+with random rollouts to the end of the deal, for the seat's settled score of the deal.
 Contracts and doubles it leaves to the engine's ``advanced`` profile (``bonken_sim.decide``).
 
     bonken-sim match --games 2 --players "cmd:python examples/ismcts_bot.py,basic,basic,basic"
@@ -78,9 +78,20 @@ class Player:
     def state_of(self, view: dict) -> pyspiel.State:
         """A state of the view's deal whose information state is the view's for its seat."""
         contract, dealer, seat = view["contract"], view["dealer"], view["seat"]
-        key = (contract, dealer)
+        # the stake as doubles (bit 4·doubler + target): only the directions doubled
+        # between two seats count in the settlement, not who doubled first
+        stake = view.get("stake") or [[0] * 4 for _ in range(4)]
+        doubles = 0
+        for p in range(4):
+            for q in range(p + 1, 4):
+                if stake[p][q] >= 1:
+                    doubles |= 1 << (4 * p + q)
+                if stake[p][q] == 2:
+                    doubles |= 1 << (4 * q + p)
+        key = (contract, dealer, doubles)
         if key not in self.games:
-            params = {"ruleset": self.ruleset, "contract": contract, "first_dealer": dealer}
+            params = {"ruleset": self.ruleset, "contract": contract, "first_dealer": dealer,
+                      "doubles": doubles}  # fmt: skip
             self.games[key] = pyspiel.load_game("python_bonken", params)
         game = self.games[key]
         plays = [(q, PASS if c == "pass" else parse_card(c)) for q, c in view["plays"]]
