@@ -30,10 +30,10 @@ from bonken_sim.engine.deal_play import PASS, is_domino, resample_deal, score_bo
 from bonken_sim.engine.decide_game import choice_mask, may_double, rules_table
 from bonken_sim.errors import BadValue
 from bonken_sim.rules.doubling import multiplicity, pass_order, settle
-from bonken_sim.rules.names import N_VARIANTS, variant_names
+from bonken_sim.rules.names import N_VARIANTS, NEGATIVE_CONTRACTS, variant_names
 from bonken_sim.rules.rulesets import PRESETS, Ruleset, as_ruleset
 
-N_NEGATIVE = 7
+N_NEGATIVE = len(NEGATIVE_CONTRACTS)  # variant ids below it are the negatives
 #: action ids: 0-51 a card (13·suit + rank), 52 a Domino pass, 53 + v variant v, then the
 #: two answers to a doubling question
 CHOOSE = 53
