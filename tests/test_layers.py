@@ -159,8 +159,8 @@ def test_the_doc_states_the_layers_in_order():
     table = layer_table()
     ranks = {layer: rank for rank, layer in table.values()}
     assert list(ranks) == [
-        "core", "base", "rules", "models", "engine", "runs", "analyses", "table", "report",
-        "bench", "serve", "cli", "api",
+        "core", "base", "rules", "models", "engine", "runs", "analyses", "research", "table",
+        "report", "bench", "serve", "cli", "api",
     ]  # fmt: skip
     assert sorted(ranks.values()) == list(range(len(ranks)))
 
