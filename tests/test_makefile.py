@@ -16,5 +16,8 @@ def test_make_run_plays_fixed_printed_seeds():
     ).stdout
     run = [line for line in plan.splitlines() if re.search(r"bonken-sim run ", line)]
     games = [line for line in plan.splitlines() if re.search(r"bonken-sim game ", line)]
-    assert len(run) == 1 and re.search(r" --seed \d+ ", run[0]), run
+    # the main run, then the strong run on its first deals: the same seed
+    assert len(run) == 2 and all(re.search(r" --seed \d+ ", line) for line in run), run
+    seeds = {re.search(r" --seed (\d+) ", line).group(1) for line in run}  # type: ignore[union-attr]
+    assert len(seeds) == 1 and "--strategies expert " in run[1], run
     assert games and all(re.search(r" --seed \d+ ", line) for line in games), games

@@ -320,7 +320,7 @@ async function showHint() {
     box.append(el("table", { class: "hint-table" }, el("tr", {}, el("th", {}, "contract"), el("th", {}, "your expected score"),
       el("th", {}, "95% interval")),
       h.options.map((o) => el("tr", { class: o.option === h.expert ? "best" : null, "data-option": o.option },
-        el("td", {}, contractLabel(o.option)), el("td", {}, fmt(o.value, 1)), el("td", {}, interval(o.ci95)))));
+        el("td", {}, contractLabel(o.option)), el("td", {}, fmt(o.value, 1)), el("td", {}, interval(o.ci95))))));
   } else {
     const who = h.expert.length ? h.expert.map(shortName).join(", ") : "nobody";
     box.append(el("p", {}, `The expert doubles ${who}. A double moves the difference of your two scores to you: its mean over deals sampled to fit your hand and played out:`));
