@@ -21,8 +21,8 @@ LADDER_GAMES ?= 600
 # itself choosing at random and never doubling, in the three circular orders of those four
 # seats, STRONG_GAMES each on the games' seed. Sized to the time left in `make run`'s budget
 # (the report says the intervals they give; docs/REPORT.md how to make them tighter).
-STRONG_DEALS ?= 1000
-STRONG_GAMES ?= 300
+STRONG_DEALS ?= 800
+STRONG_GAMES ?= 240
 STRONG_SEATINGS := expert,expert,expert-randomchoice,expert-nodouble \
 	expert,expert-randomchoice,expert,expert-nodouble \
 	expert,expert,expert-nodouble,expert-randomchoice

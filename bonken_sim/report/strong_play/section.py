@@ -126,7 +126,10 @@ def _verdicts(t: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
 
 def cost_finding(t: pd.DataFrame) -> str:
     holds, differs = _verdicts(t)
-    top = t.loc[t["diff_mean"].abs().idxmax()]
+    # the largest change among the cells that differ, else the largest of all
+    pool = t[differs] if differs.any() else t
+    top = pool.loc[pool["diff_mean"].abs().idxmax()]
+    seat = str(top["seat"]).replace("_", " ")
     best = _best_seats(t)
     n, k = len(t), int(holds.sum())
     if differs.any():
@@ -141,7 +144,7 @@ def cost_finding(t: pd.DataFrame) -> str:
     return (
         f"What each contract costs each seat {verdict}: {k} of {n} cells have their 95% "
         f"interval within ±{TOLERANCE:g} point per deal of the run's play; the "
-        f"largest change is the {top['seat'].replace('_', ' ')} in {top['variant']}, "
+        f"largest {'significant ' * bool(differs.any())}change is the {seat} in {top['variant']}, "
         f"{top['heuristic_mean']:+.1f} → {top['strong_mean']:+.1f} points per deal "
         f"({ci_words(top['diff_mean'], top['diff_ci_low'], top['diff_ci_high'])}). The seat "
         f"that fares best is the same in {best[0]} of {best[1]} contracts."
