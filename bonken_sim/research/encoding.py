@@ -45,11 +45,18 @@ OBS_BLOCKS = (
     ("totals", 4),  # the running totals over 100
 )
 OBS_SIZE = sum(size for _, size in OBS_BLOCKS)
-_AT = {}
-_i = 0
-for _name, _size in OBS_BLOCKS:
-    _AT[_name] = _i
-    _i += _size
+
+
+def _offsets(blocks: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    """Where each named block of a tensor starts: the sizes of the blocks before it."""
+    starts, at = {}, 0
+    for name, size in blocks:
+        starts[name] = at
+        at += size
+    return starts
+
+
+_AT = _offsets(OBS_BLOCKS)
 #: a play code as text, and as ``seat:card``
 _TEXT = [*(card_str(c) for c in range(52)), "pass"]
 _SEAT_TEXT = [[f"{q}:{t}" for t in _TEXT] for q in range(4)]
@@ -254,11 +261,7 @@ DEAL_SIZE = sum(size for _, size in DEAL_BLOCKS)
 #: the blocks before the deals: the pending decision and the totals
 INFO_HEAD = (("phase", len(KINDS)), ("to_act", 4), ("question", 4), ("totals", 4))
 INFO_HEAD_SIZE = sum(size for _, size in INFO_HEAD)
-_D = {}
-_j = 0
-for _name, _size in DEAL_BLOCKS:
-    _D[_name] = _j
-    _j += _size
+_D = _offsets(DEAL_BLOCKS)
 
 
 def information_state_size(deals: int) -> int:
