@@ -238,7 +238,7 @@ def write_report(
     game_runs = find_game_runs(games, manifest) if games else []
     strong = read_ladder(ladder, manifest) if ladder is not None else None
     try:
-        strong_runs = read_strong(strong_deals, strong_games, manifest)
+        strong_runs = read_strong(strong_deals, strong_games, (root, manifest))
     except StrongPlayError as exc:
         raise ReportError(str(exc)) from None
     dest = Path(out) if out is not None else root / DEFAULT_DIR

@@ -35,9 +35,11 @@ class StrongRuns:
 
 
 def read_strong(
-    deals: str | os.PathLike | None, games: Sequence[str | os.PathLike], run_manifest: dict
+    deals: str | os.PathLike | None, games: Sequence[str | os.PathLike], run: tuple[Path, dict]
 ) -> StrongRuns | None:
-    """The strong-play runs given (None when neither option is), checked against the run."""
+    """The strong-play runs given (None when neither option is), checked against the run
+    (its root and manifest)."""
+    run_manifest = run[1]
     if deals is None and not games:
         return None
     strong_deals = None
@@ -47,7 +49,7 @@ def read_strong(
             manifest = open_run(root)
         except NotARun as exc:
             raise StrongPlayError(f"--strong-deals: {exc}") from None
-        _check_same_deals(root, manifest, run_manifest)
+        _check_same_deals((root, manifest), run)
         strong_deals = (root, manifest)
     try:
         game_runs = find_game_runs(games, run_manifest) if games else []
@@ -56,9 +58,10 @@ def read_strong(
     return StrongRuns(strong_deals, game_runs)
 
 
-def _check_same_deals(root: Path, manifest: dict, run_manifest: dict) -> None:
+def _check_same_deals(strong: tuple[Path, dict], run: tuple[Path, dict]) -> None:
     """Refuse a strong deal run whose deal ``i`` is not the run's deal ``i``, or which plays
     a contract or more deals than the run has."""
+    (root, manifest), run_manifest = strong, run[1]
     mine, theirs = manifest.get("config", {}), run_manifest.get("config", {})
     where = f"--strong-deals {root}"
     if mine.get("seed") != theirs.get("seed"):
@@ -73,7 +76,7 @@ def _check_same_deals(root: Path, manifest: dict, run_manifest: dict) -> None:
     if names[0] != names[1]:
         raise StrongPlayError(f"{where} was played under the {names[0]} rules, the run "
                               f"under the {names[1]} rules")  # fmt: skip
-    layout, run_layout_ = run_layout(root, manifest), run_layout(Path("."), run_manifest)
+    layout, run_layout_ = run_layout(root, manifest), run_layout(*run)
     if layout.dealer != run_layout_.dealer:
         raise StrongPlayError(
             f"{where} has dealer seat {layout.dealer}, the run seat {run_layout_.dealer}"

@@ -40,6 +40,7 @@ def strong_section(
     tabs: dict[str, pd.DataFrame] = {}
     draw: dict[str, tuple] = {}
     figures, shown, findings = [], [], []
+    st: GameSetStats | None = None  # the strong games' statistics
     if strong.deals is not None:
         t = paired_costs(run, strong.deals)
         tabs["strong_costs"] = t
@@ -87,13 +88,13 @@ def strong_section(
         findings.append(doubles_finding(kinds))
     findings.append(precision_finding(tabs))
     section = Section(
-        f"{number}. {TITLE}", _intro(strong, tabs), figures, tables=shown, findings=findings,
+        f"{number}. {TITLE}", _intro(strong, tabs, st), figures, tables=shown, findings=findings,
         key=len(findings) - 1,
     )  # fmt: skip
     return BuiltSection(section, tabs, draw)
 
 
-def _intro(strong: StrongRuns, tabs: dict[str, pd.DataFrame]) -> str:
+def _intro(strong: StrongRuns, tabs: dict[str, pd.DataFrame], st: GameSetStats | None) -> str:
     parts = ["Every figure above is measured with heuristic play. Here the same questions are "
              "asked of the strongest player (expert: card play by determinized search, "
              "contract choice and doubling by search; docs/STRATEGIES.md)."]  # fmt: skip
@@ -104,11 +105,9 @@ def _intro(strong: StrongRuns, tabs: dict[str, pd.DataFrame]) -> str:
         parts.append(f"The strong deal run {root} plays the run's first {n:,} deals "
                      f"with {strategies} in every seat, so each cost is compared on the same "
                      "cards.")  # fmt: skip
-    if strong.games:
-        games = sum(sum(int(p["games"]) for p in r.manifest["parts"]) for r in strong.games)
-        players = sorted({p for r in strong.games for p in r.players})
-        parts.append(f"{games:,} strong games in {len(strong.games)} game runs seat "
-                     f"{', '.join(players)}.")  # fmt: skip
+    if st is not None:
+        parts.append(f"{st.games:,} strong games in {len(st.runs)} game runs seat "
+                     f"{', '.join(sorted(st.profiles))}.")  # fmt: skip
     return " ".join(parts)
 
 
