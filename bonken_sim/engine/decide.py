@@ -24,7 +24,7 @@ from typing import Any
 
 from bonken_sim.engine.decide_game import decide_choose, decide_double
 from bonken_sim.engine.decide_play import decide_play
-from bonken_sim.engine.games import PROFILE_ALIASES, PROFILES
+from bonken_sim.engine.games import PROFILES, canonical_name
 from bonken_sim.engine.legal import check, legal
 from bonken_sim.engine.strategies import parse_strategies
 from bonken_sim.engine.views import (
@@ -74,7 +74,7 @@ def seat_policy(strategy: str) -> SeatPolicy:
     """A profile (``engine.games.PROFILES``: random, basic, advanced, expert, …) or an
     expert with its own settings (``expert:K:E``, choosing and doubling as ``expert``)."""
     text = str(strategy).strip()
-    name = PROFILE_ALIASES.get(text.lower(), text.lower())
+    name = canonical_name(text)
     if name in PROFILES:
         p = PROFILES[name]
         return SeatPolicy(name, int(p.card), p.choice, p.doubling)

@@ -157,11 +157,17 @@ def parse_profiles(text: str, seats: int = 4) -> list[str]:
     return [profile_name(n) for n in names]
 
 
+def canonical_name(text: str) -> str:
+    """``text`` as a profile's own name: trimmed, lower case, another name of a profile
+    (``PROFILE_ALIASES``) resolved; not checked to be a profile (``profile_name`` is)."""
+    name = str(text).strip().lower()
+    return PROFILE_ALIASES.get(name, name)
+
+
 def profile_name(text: str) -> str:
     """The profile ``text`` names (its other names, ``PROFILE_ALIASES``, resolved), or a
     ``BadValue`` that lists the profiles."""
-    name = str(text).strip().lower()
-    name = PROFILE_ALIASES.get(name, name)
+    name = canonical_name(text)
     if name not in PROFILES:
         raise BadValue(f"unknown profile {text!r} (choose from {', '.join(PROFILES)})")
     return name

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bonken_sim.engine.decide import ChooseView, Decision, DoubleView, PlayView, decide
-from bonken_sim.engine.games import PROFILE_ALIASES, PROFILES
+from bonken_sim.engine.games import PROFILES, canonical_name
 from bonken_sim.engine.legal import check
 from bonken_sim.errors import BadValue, UserFixableError
 from bonken_sim.rules.rulesets import Ruleset
@@ -95,7 +95,7 @@ def parse_player(spec: Any) -> str:
     if is_command(text):
         command_argv(text)  # the command must split into a program and its arguments
         return COMMAND_PREFIX + text[len(COMMAND_PREFIX) :].strip()
-    name = PROFILE_ALIASES.get(text.lower(), text.lower())
+    name = canonical_name(text)
     if name not in PROFILES:
         raise BadValue(
             f"unknown player {text!r} (a profile: {', '.join(PROFILES)}; or cmd:COMMAND)"

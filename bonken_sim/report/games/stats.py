@@ -515,10 +515,9 @@ def single_difference(a: str, b: str) -> tuple[str, bool] | None:
     differ in exactly one of card play, contract choice and doubling; None otherwise. The
     better: a choice or doubling policy above the other (random or never, then fitted, then
     search: ``_core/game.py``'s ids), the higher card-play tier."""
-    from bonken_sim.engine.games import PROFILE_ALIASES, PROFILES
+    from bonken_sim.engine.games import PROFILES, canonical_name
 
-    pa = PROFILES.get(PROFILE_ALIASES.get(a, a))
-    pb = PROFILES.get(PROFILE_ALIASES.get(b, b))
+    pa, pb = PROFILES.get(canonical_name(a)), PROFILES.get(canonical_name(b))
     if pa is None or pb is None:
         return None
     differs = [
